@@ -1,0 +1,32 @@
+# The project's commands; each target calls one script.  See README.md.
+.PHONY: help demo check base apply export build vm clean
+
+help:
+	@echo "make demo    build the series kernel and boot it in QEMU (the main job)"
+	@echo "make check   every check and test; ends with 'N passed, N failed'"
+	@echo "make base    make the base tree in build/linux"
+	@echo "make apply   apply patches/ onto the base (branch 'series')"
+	@echo "make export  write branch 'series' back to patches/ and series"
+	@echo "make build   build the VM kernel (Kyber=m) from build/linux as it is"
+	@echo "make clean   remove build/ (the kernel tree, objects, VM files)"
+
+demo:
+	scripts/demo.sh
+
+check:
+	scripts/check.sh
+
+base:
+	scripts/base-tree.sh
+
+apply: base
+	scripts/apply.sh
+
+export:
+	scripts/export.sh
+
+build:
+	scripts/build.sh -k m
+
+clean:
+	rm -rf build

@@ -1,0 +1,61 @@
+#!/bin/bash
+# Every check and test of the project, in order; ends with the totals.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [--help] [CHECK...]
+
+Makes the base tree when missing, then runs the checks (all by default):
+  scripts    every script answers --help and refuses a bad argument
+  roundtrip  apply then export reproduces patches/ and series
+  patches    checkpatch --strict on every patch
+  build      every commit builds, Kyber =y and =m, W=1, sparse
+  cocci      coccicheck on the directories the series touches
+  vm         the series kernel boots in QEMU and its devices work
+and prints each result as a TAP line, then "N passed, N failed".
+EOT
+}
+all="scripts roundtrip patches build cocci vm"
+case "${1-}" in -h|--help) usage; exit 0 ;; esac
+for c in "$@"; do
+	case " $all " in *" $c "*) ;; *) usage >&2; die "unknown check: $c" ;; esac
+done
+[ $# -gt 0 ] || set -- $all
+
+passed=0 failed=0 skipped=0
+run() {	# run NAME COMMAND...: the command's TAP lines, counted
+	local start line rc=0
+	start=$(date +%s)
+	echo "# --- $1"
+	while IFS= read -r line; do
+		case $line in
+		"ok "*"# SKIP"*) skipped=$((skipped + 1)); echo "$line" ;;
+		"ok "*) passed=$((passed + 1)); echo "$line" ;;
+		"not ok "*) failed=$((failed + 1)); echo "$line" ;;
+		"1.."*) ;;
+		*) echo "$line" ;;
+		esac
+	done < <("${@:2}" 2>&1; echo "# exit $?")
+	echo "# $1 took $(($(date +%s) - start))s"
+}
+
+"$TOP/scripts/base-tree.sh"
+for c in "$@"; do
+	case $c in
+	scripts)   run scripts "$TOP/scripts/check-scripts.sh" ;;
+	roundtrip) run roundtrip "$TOP/scripts/check-roundtrip.sh" ;;
+	patches)   run patches "$TOP/scripts/check-patches.sh" ;;
+	build)     run build "$TOP/scripts/check-build.sh" ;;
+	cocci)     run cocci "$TOP/scripts/check-cocci.sh" ;;
+	vm)        run vm "$TOP/selftests/check-vm.sh" -k m ;;
+	esac
+done
+
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" = 0 ]

@@ -1,0 +1,34 @@
+#!/bin/bash
+# The main job: base tree, series applied, lean kernel built, booted in
+# QEMU, devices and their schedulers shown.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [--help]
+
+Makes the base tree (first run: a few minutes), applies the series to a
+fresh '$BRANCH' branch unless it already carries unexported work, builds
+the VM kernel with Kyber as a module (first run: about 9 minutes, then
+seconds) and boots it under QEMU to list the block devices and the
+schedulers each offers.
+EOT
+}
+case "${1-}" in -h|--help) usage; exit 0 ;; "") ;; *) usage >&2; die "unknown argument: $1" ;; esac
+
+"$TOP/scripts/base-tree.sh"
+if [ "$(git -C "$KSRC" rev-parse "$BRANCH")" = "$(git -C "$KSRC" rev-parse -q --verify "refs/tags/$APPLIED_TAG" || true)" ] ||
+   [ "$(git -C "$KSRC" rev-parse "$BRANCH")" = "$(git -C "$KSRC" rev-parse "$BASE_TAG")" ]; then
+	"$TOP/scripts/apply.sh"
+else
+	info "branch '$BRANCH' has unexported commits; building it as it is"
+fi
+git -C "$KSRC" checkout -q "$BRANCH"
+info "building the kernel (log: $BUILD/obj-m/build.log)"
+"$TOP/scripts/build.sh" -k m >/dev/null 2>&1 || {
+	tail -n 30 "$BUILD/obj-m/build.log"; die "kernel build failed"; }
+info "booting $(cat "$BUILD/obj-m/include/config/kernel.release") under QEMU (TCG)"
+"$TOP/selftests/vm-run.sh" -q -k m -t 300 -- bash "$TOP/selftests/demo.sh" || rc=$?
+cat "$BUILD/vm-last/xfer/output" 2>/dev/null
+exit "${rc:-0}"

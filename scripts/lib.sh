@@ -1,0 +1,85 @@
+# shellcheck shell=bash
+# Settings and helpers shared by the project's scripts.  Sourced, not run.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${KYBER_BUILD:-$TOP/build}
+KSRC=$BUILD/linux			# the kernel git tree
+TARBALL=/usr/src/linux-source-6.12.tar.xz
+BASE_TAG=base				# 6.12.y with the in-tree Kyber removed
+BRANCH=series				# working branch: base + patches/
+APPLIED_TAG=applied			# what apply.sh last put on $BRANCH
+
+# Reproducible commits: the base tree and the applied series get the same
+# ids on every machine that has the same tarball.
+export GIT_COMMITTER_NAME="Kyber series" GIT_COMMITTER_EMAIL="kyber@localhost"
+
+# ccache keys on paths relative to this directory, so a fresh clone in
+# another folder still hits the cache of an earlier one.
+export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+
+die()  { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+info() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+
+# Debian packages each kind of work needs.
+PKGS_base="git xz-utils linux-source-6.12"
+PKGS_build="gcc make flex bison bc libelf-dev libssl-dev ccache cpio kmod python3 perl"
+PKGS_check="sparse coccinelle codespell"
+PKGS_vm="qemu-system-x86 fio"
+PKGS_post="b4 git-email"
+
+# need PKG... : install the packages that are missing (as root, via apt).
+need() {
+	local missing="" p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	[ "$(id -u)" = 0 ] || die "missing packages:$missing (run as root or install them)"
+	info "installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+		{ apt-get update -q >/dev/null &&
+		  apt-get install -y -q --no-install-recommends $missing >/dev/null; } ||
+		die "could not install:$missing"
+}
+
+# need_group NAME... : install the packages of the named groups.
+need_group() {
+	local g list=""
+	for g in "$@"; do
+		eval "list=\"\$list \$PKGS_$g\""
+	done
+	# shellcheck disable=SC2086
+	need $list
+}
+
+# The base tree must exist for everything but base-tree.sh itself.
+need_base() {
+	git -C "$KSRC" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null ||
+		die "no base tree in $KSRC; run scripts/base-tree.sh first"
+}
+
+# Refuse to touch a kernel tree with uncommitted work in it.
+need_clean_tree() {
+	[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] ||
+		die "$KSRC has uncommitted changes; commit or stash them first"
+}
+
+# The patch files named by the series file, in order.
+series_patches() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/series"
+}
+
+# TAP output for the checks: one "ok"/"not ok" line per result, counted
+# by scripts/check.sh.
+TAP_N=0 TAP_FAILED=0
+tap_ok()   { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $*"; }
+tap_fail() { TAP_N=$((TAP_N + 1)); TAP_FAILED=$((TAP_FAILED + 1)); echo "not ok $TAP_N - $*"; }
+tap_skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP $2"; }
+# tap_end: the plan line and an exit status that says whether all passed.
+tap_end()  { echo "1..$TAP_N"; [ "$TAP_FAILED" = 0 ]; }
+# Indent details under a result line so that they read as TAP diagnostics.
+tap_diag() { sed 's/^/# /'; }

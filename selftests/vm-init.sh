@@ -1,0 +1,39 @@
+#!/bin/bash
+# PID 1 of the test VM (see vm-run.sh).  The root file system is the
+# host's, read-only over 9p; this mounts what a test needs, runs the job
+# from the 'xfer' share and powers the VM off.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp TERM=dumb
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs dev /dev
+mkdir -p /dev/pts /dev/shm
+mount -t tmpfs tmp /tmp
+mount -t tmpfs run /run
+mount -t tmpfs shm /dev/shm
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t configfs configfs /sys/kernel/config
+mount -t tmpfs -o size=1m xfer-root /mnt
+mkdir -p /mnt/xfer /mnt/modroot /mnt/bin
+mount -t 9p -o trans=virtio,version=9p2000.L xfer /mnt/xfer
+# The host has no /lib/modules for the kernel under test, and its root is
+# read-only: modprobe, and the kernel's own module requests, go through a
+# wrapper that points it at the modules share.
+mount -t 9p -o trans=virtio,version=9p2000.L,ro modules /mnt/modroot
+printf '#!/bin/sh\nexec /usr/sbin/modprobe -d /mnt/modroot "$@"\n' > /mnt/bin/modprobe
+chmod +x /mnt/bin/modprobe
+echo /mnt/bin/modprobe > /proc/sys/kernel/modprobe
+PATH=/mnt/bin:$PATH
+hostname kyber-vm
+export PATH
+
+cd /tmp
+set -o pipefail
+bash /mnt/xfer/job < /dev/null 2>&1 | tee /mnt/xfer/output > /dev/console
+echo $? > /mnt/xfer/status
+dmesg > /mnt/xfer/dmesg
+sync
+# QEMU runs with -no-reboot, so a reboot ends it.
+echo b > /proc/sysrq-trigger
+sleep 10

@@ -1,0 +1,100 @@
+#!/bin/bash
+# Boot the freshly built kernel under QEMU and run one command inside.
+set -eu
+. "$(dirname "$0")/../scripts/lib.sh"
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [-k y|m] [-c CPUS] [-t SECONDS] [-q] [--] COMMAND [ARG...]
+
+Boots $BUILD/obj-KYBER/arch/x86/boot/bzImage (-k, default m) under QEMU
+(TCG) with the host's root file system read-only over 9p, the kernel's
+modules, a virtio-blk and an NVMe disk, and runs COMMAND inside as root.
+The console streams to stdout (-q: only to $BUILD/vm-last/console.log).
+Exits with COMMAND's status; fails when the VM does not finish within
+SECONDS (default 600) or when dmesg shows a warning, BUG, lockdep or
+hung-task report.
+EOT
+}
+
+kyber=m cpus=2 limit=600 quiet=""
+[ "${1-}" = --help ] && { usage; exit 0; }
+while getopts k:c:t:qh opt; do
+	case $opt in
+	k) kyber=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	t) limit=$OPTARG ;;
+	q) quiet=1 ;;
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { usage >&2; die "no command to run"; }
+case $kyber in y|m) ;; *) die "-k takes y or m, not '$kyber'" ;; esac
+case $cpus$limit in *[!0-9]*) die "-c and -t take numbers" ;; esac
+
+need_group vm
+obj=$BUILD/obj-$kyber
+kernel=$obj/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no kernel at $kernel; run scripts/build.sh -k $kyber"
+
+# The guest sees the host's /, so it finds this project at the same path;
+# what it writes back goes through the 'xfer' share.
+out=$BUILD/vm-last
+rm -rf "$out" && mkdir -p "$out/xfer" "$BUILD/vm-mods-$kyber" "$BUILD/vm-disks"
+printf '%q ' "$@" > "$out/xfer/job"
+echo >> "$out/xfer/job"
+
+mods=$BUILD/vm-mods-$kyber
+rm -rf "$mods" && mkdir -p "$mods/lib/modules"
+if [ -s "$obj/modules.order" ]; then
+	make -s -C "$KSRC" O="$obj" INSTALL_MOD_PATH="$mods" INSTALL_MOD_STRIP=1 \
+		modules_install >/dev/null
+fi
+
+disk() {
+	rm -f "$BUILD/vm-disks/$1.img"
+	truncate -s 256M "$BUILD/vm-disks/$1.img"
+	echo "$BUILD/vm-disks/$1.img"
+}
+
+share() {	# share ID PATH TAG [,MORE-FSDEV-OPTIONS]
+	echo "-fsdev local,id=$1,path=$2,security_model=none${4-}"
+	echo "-device virtio-9p-pci,fsdev=$1,mount_tag=$3"
+}
+
+# shellcheck disable=SC2046
+set -- qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp "$cpus" -m 2G \
+	-display none -monitor none -serial stdio -no-reboot \
+	-kernel "$kernel" \
+	-append "console=ttyS0 root=rootfs rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro init=$TOP/selftests/vm-init.sh panic=-1 quiet" \
+	$(share rootfs / rootfs ,readonly=on,multidevs=remap) $(share xfer "$out/xfer" xfer) \
+	$(share mods "$mods" modules ,readonly=on) \
+	-drive "file=$(disk virtio),if=none,format=raw,id=vd,cache=unsafe" \
+	-device virtio-blk-pci,drive=vd,serial=kyber-virtio \
+	-drive "file=$(disk nvme),if=none,format=raw,id=nv,cache=unsafe" \
+	-device nvme,drive=nv,serial=kyber-nvme
+
+rc=0
+if [ -n "$quiet" ]; then
+	timeout -k 10 "$limit" "$@" < /dev/null > "$out/console.log" 2>&1 || rc=$?
+else
+	set -o pipefail
+	timeout -k 10 "$limit" "$@" < /dev/null 2>&1 | tee "$out/console.log" || rc=$?
+fi
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "vm-run: VM did not finish in ${limit}s; last console lines:"
+	tail -n 25 "$out/console.log"
+	exit 124
+fi
+[ "$rc" = 0 ] || die "QEMU failed (exit $rc); see $out/console.log"
+[ -f "$out/xfer/status" ] || { tail -n 25 "$out/console.log"; die "the VM ended without running the command"; }
+
+splat='WARNING:|BUG:|Oops|general protection|Call Trace|INFO: task .* blocked|possible (recursive|circular) locking|lockdep|KASAN|UBSAN|rcu.*stall|soft lockup|hard LOCKUP'
+if grep -E -q "$splat" "$out/xfer/dmesg"; then
+	echo "vm-run: the kernel reported a problem:"
+	grep -E -A 20 "$splat" "$out/xfer/dmesg" | head -n 60
+	exit 1
+fi
+exit "$(cat "$out/xfer/status")"
