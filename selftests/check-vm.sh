@@ -47,5 +47,6 @@ if [ "$rc" = 0 ]; then
 else
 	tap_fail "vm: boots, runs the tests and logs no kernel warning (exit $rc)"
 	tap_diag < "$BUILD/vm-run.log"
+	tail -n 20 "$BUILD/vm-last/console.log" 2>/dev/null | tap_diag
 fi
 tap_end

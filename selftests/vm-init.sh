@@ -9,12 +9,17 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /dev/shm
+# The project may live under a directory that the tmpfs mounts below
+# hide (a CI clone in /tmp, say): keep it reachable at the same path.
+top=$(cd "$(dirname "$0")/.." && pwd)
+mount -t tmpfs -o size=1m mnt /mnt
+mkdir -p /mnt/project
+mount --bind "$top" /mnt/project
 mount -t tmpfs tmp /tmp
 mount -t tmpfs run /run
 mount -t tmpfs shm /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t configfs configfs /sys/kernel/config
-mount -t tmpfs -o size=1m xfer-root /mnt
 mkdir -p /mnt/xfer /mnt/modroot /mnt/bin
 mount -t 9p -o trans=virtio,version=9p2000.L xfer /mnt/xfer
 # The host has no /lib/modules for the kernel under test, and its root is
@@ -25,6 +30,7 @@ printf '#!/bin/sh\nexec /usr/sbin/modprobe -d /mnt/modroot "$@"\n' > /mnt/bin/mo
 chmod +x /mnt/bin/modprobe
 echo /mnt/bin/modprobe > /proc/sys/kernel/modprobe
 PATH=/mnt/bin:$PATH
+[ -d "$top/selftests" ] || { mkdir -p "$top" && mount --bind /mnt/project "$top"; }
 hostname kyber-vm
 export PATH
 
