@@ -30,6 +30,9 @@ if [ $# = 0 ]; then
 fi
 [ $# -gt 0 ] || { echo "1..0 # SKIP the series has no patches"; exit 0; }
 
+# checkpatch's SPDX check runs python3 and needs Debian's ply and git
+# modules, which another python3 earlier in PATH (pyenv) does not have.
+export PATH=/usr/bin:$PATH
 for p in "$@"; do
 	[ -f "$p" ] || { tap_fail "checkpatch ${p##*/}: no such file"; continue; }
 	# shellcheck disable=SC2086

@@ -24,7 +24,7 @@ info() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 # Debian packages each kind of work needs.
 PKGS_base="git xz-utils linux-source-6.12"
 PKGS_build="gcc make flex bison bc libelf-dev libssl-dev ccache cpio kmod python3 perl"
-PKGS_check="sparse coccinelle codespell"
+PKGS_check="sparse coccinelle codespell python3-ply python3-git"
 PKGS_vm="qemu-system-x86 fio"
 PKGS_post="b4 git-email"
 
