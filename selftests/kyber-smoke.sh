@@ -34,7 +34,8 @@ check "discard_lat_nsec defaults to 5 s" default_is discard_lat_nsec 5000000000
 refused() {	# refused ATTR INPUT
 	local before
 	before=$(cat "$iosched/$1")
-	! printf '%s' "$2" > "$iosched/$1" 2>/dev/null && [ "$(cat "$iosched/$1")" = "$before" ]
+	# echo adds the newline a user's echo would; "" thus writes "\n".
+	! echo "$2" > "$iosched/$1" 2>/dev/null && [ "$(cat "$iosched/$1")" = "$before" ]
 }
 for bad in abc -1 0 "" 99999999999999999999999 "1 2" 0x10; do
 	check "read_lat_nsec refuses '$bad'" refused read_lat_nsec "$bad"
