@@ -5,23 +5,26 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-k y|m] [-o OBJDIR] [-C] [--] [make targets or variables...]
+usage: ${0##*/} [-k y|m] [-o OBJDIR] [-s SRCDIR] [-C] [--] [make targets or variables...]
 
 Configures tinyconfig + kvm_guest.config + scripts/kconfig/vm.config with
 CONFIG_MQ_IOSCHED_KYBER=y or =m (-k, default m) and builds it with W=1
 and ccache in OBJDIR (default $BUILD/obj-KYBER).  The .config is only
 rewritten when it changes, so rebuilds are incremental.  stderr of the
 build is kept in OBJDIR/build.log.
+  -s   build the kernel tree in SRCDIR instead of $KSRC (say, a
+       pristine 6.12.y worktree to compare with)
   -C   also run sparse on the files rebuilt (C=1)
 EOT
 }
 
 kyber=m obj="" sparse=""
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts k:o:Ch opt; do
+while getopts k:o:s:Ch opt; do
 	case $opt in
 	k) kyber=$OPTARG ;;
 	o) obj=$OPTARG ;;
+	s) KSRC=$OPTARG ;;
 	C) sparse=C=1 ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
@@ -29,7 +32,8 @@ while getopts k:o:Ch opt; do
 done
 shift $((OPTIND - 1))
 case $kyber in y|m) ;; *) die "-k takes y or m, not '$kyber'" ;; esac
-obj=${obj:-$BUILD/obj-$kyber}
+obj=$(realpath -m "${obj:-$BUILD/obj-$kyber}")
+KSRC=$(realpath -m "$KSRC")
 
 need_group build
 [ -z "$sparse" ] || need_group check

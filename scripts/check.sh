@@ -13,11 +13,12 @@ Makes the base tree when missing, then runs the checks (all by default):
   patches    checkpatch --strict on every patch
   build      every commit builds, Kyber =y and =m, W=1, sparse
   cocci      coccicheck on the directories the series touches
+  kunit      the series' KUnit suites pass under kunit.py in UML
   vm         the series kernel boots in QEMU and its devices work
 and prints each result as a TAP line, then "N passed, N failed".
 EOT
 }
-all="scripts roundtrip patches build cocci vm"
+all="scripts roundtrip patches build cocci kunit vm"
 case "${1-}" in -h|--help) usage; exit 0 ;; esac
 for c in "$@"; do
 	case " $all " in *" $c "*) ;; *) usage >&2; die "unknown check: $c" ;; esac
@@ -49,6 +50,7 @@ for c in "$@"; do
 	patches)   run patches "$TOP/scripts/check-patches.sh" ;;
 	build)     run build "$TOP/scripts/check-build.sh" ;;
 	cocci)     run cocci "$TOP/scripts/check-cocci.sh" ;;
+	kunit)     run kunit "$TOP/scripts/check-kunit.sh" ;;
 	vm)        run vm "$TOP/selftests/check-vm.sh" -k m ;;
 	esac
 done

@@ -8,9 +8,10 @@ usage() {
 usage: ${0##*/} [-k y|m] [--help]
 
 Boots the kernel built by scripts/build.sh (-k, default m) with
-selftests/vm-run.sh and runs selftests/smoke.sh and kyber-smoke.sh inside.  Every TAP line
-the guest prints is renumbered into this script's output; a VM that
-hangs, fails or logs a kernel warning is a failed test.
+selftests/vm-run.sh and runs selftests/smoke.sh, kyber-smoke.sh and
+kyber-latency.sh inside.  Every TAP line the guest prints is renumbered
+into this script's output, with the latency figures; a VM that hangs,
+fails or logs a kernel warning is a failed test.
 EOT
 }
 kyber=m
@@ -29,7 +30,9 @@ release=$(cat "$BUILD/obj-$kyber/include/config/kernel.release" 2>/dev/null) ||
 	die "no kernel built in $BUILD/obj-$kyber; run scripts/build.sh -k $kyber"
 rc=0
 "$TOP/selftests/vm-run.sh" -q -k "$kyber" -t 300 -- \
-	bash -c "bash '$TOP/selftests/smoke.sh' '$release'; a=\$?; bash '$TOP/selftests/kyber-smoke.sh'; exit \$((a | \$?))" \
+	bash -c "bash '$TOP/selftests/smoke.sh' '$release'; a=\$?
+		 bash '$TOP/selftests/kyber-smoke.sh'; a=\$((a | \$?))
+		 bash '$TOP/selftests/kyber-latency.sh'; exit \$((a | \$?))" \
 	> "$BUILD/vm-run.log" 2>&1 || rc=$?
 out=$BUILD/vm-last/xfer/output
 if [ -f "$out" ]; then
@@ -39,6 +42,7 @@ if [ -f "$out" ]; then
 			tap_skip "vm: ${line%% # SKIP *}" "${line#* # SKIP }" ;;
 		"ok "*) tap_ok "vm: ${line#ok * - }" ;;
 		"not ok "*) tap_fail "vm: ${line#not ok * - }" ;;
+		"# lat "*|"# write flood "*) echo "$line" ;;
 		esac
 	done < "$out"
 fi

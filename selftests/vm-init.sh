@@ -19,6 +19,7 @@ mount -t tmpfs tmp /tmp
 mount -t tmpfs run /run
 mount -t tmpfs shm /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing
 mount -t configfs configfs /sys/kernel/config
 mkdir -p /mnt/xfer /mnt/modroot /mnt/bin
 mount -t 9p -o trans=virtio,version=9p2000.L xfer /mnt/xfer

@@ -5,9 +5,10 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-k y|m] [-c CPUS] [-t SECONDS] [-q] [--] COMMAND [ARG...]
+usage: ${0##*/} [-k y|m] [-o OBJDIR] [-c CPUS] [-t SECONDS] [-q] [--] COMMAND [ARG...]
 
-Boots $BUILD/obj-KYBER/arch/x86/boot/bzImage (-k, default m) under QEMU
+Boots $BUILD/obj-KYBER/arch/x86/boot/bzImage (-k, default m; or the
+kernel built in OBJDIR, -o) under QEMU
 (TCG) with the host's root file system read-only over 9p, the kernel's
 modules, a virtio-blk and an NVMe disk, and runs COMMAND inside as root.
 The console streams to stdout (-q: only to $BUILD/vm-last/console.log).
@@ -17,11 +18,12 @@ hung-task report.
 EOT
 }
 
-kyber=m cpus=2 limit=600 quiet=""
+kyber=m obj="" cpus=2 limit=600 quiet=""
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts k:c:t:qh opt; do
+while getopts k:o:c:t:qh opt; do
 	case $opt in
 	k) kyber=$OPTARG ;;
+	o) obj=$OPTARG ;;
 	c) cpus=$OPTARG ;;
 	t) limit=$OPTARG ;;
 	q) quiet=1 ;;
@@ -35,21 +37,21 @@ case $kyber in y|m) ;; *) die "-k takes y or m, not '$kyber'" ;; esac
 case $cpus$limit in *[!0-9]*) die "-c and -t take numbers" ;; esac
 
 need_group vm
-obj=$BUILD/obj-$kyber
+obj=${obj:-$BUILD/obj-$kyber}
 kernel=$obj/arch/x86/boot/bzImage
 [ -f "$kernel" ] || die "no kernel at $kernel; run scripts/build.sh -k $kyber"
 
 # The guest sees the host's /, so it finds this project at the same path;
 # what it writes back goes through the 'xfer' share.
 out=$BUILD/vm-last
-rm -rf "$out" && mkdir -p "$out/xfer" "$BUILD/vm-mods-$kyber" "$BUILD/vm-disks"
+rm -rf "$out" && mkdir -p "$out/xfer" "$BUILD/vm-disks"
 printf '%q ' "$@" > "$out/xfer/job"
 echo >> "$out/xfer/job"
 
-mods=$BUILD/vm-mods-$kyber
+mods=$BUILD/vm-mods-${obj##*/}
 rm -rf "$mods" && mkdir -p "$mods/lib/modules"
 if [ -s "$obj/modules.order" ]; then
-	make -s -C "$KSRC" O="$obj" INSTALL_MOD_PATH="$mods" INSTALL_MOD_STRIP=1 \
+	make -s -C "$obj" INSTALL_MOD_PATH="$mods" INSTALL_MOD_STRIP=1 \
 		modules_install >/dev/null
 fi
 
