@@ -84,6 +84,11 @@ static bool floor_has_work(struct blk_mq_hw_ctx *hctx)
 	return !list_empty_careful(&fd->fifo);
 }
 
+/* elv_register() insists on it; there is nothing to release. */
+static void floor_finish_request(struct request *rq)
+{
+}
+
 static struct elevator_type floor_sched = {
 	.ops = {
 		.init_sched		= floor_init_sched,
@@ -91,6 +96,7 @@ static struct elevator_type floor_sched = {
 		.insert_requests	= floor_insert_requests,
 		.dispatch_request	= floor_dispatch_request,
 		.has_work		= floor_has_work,
+		.finish_request		= floor_finish_request,
 	},
 	.elevator_name = "floor",
 	.elevator_owner = THIS_MODULE,
