@@ -9,18 +9,23 @@ usage() {
 usage: ${0##*/} [--help]
 
 For each script in scripts/ and selftests/ that is meant to be run on the
-host: bash -n, --help exits 0 with a usage line, and --no-such-option
-exits non-zero with a message.  TAP output.
+host, and each kselftest of the kernel tree's block/kyber target: bash
+-n, --help exits 0 with a usage line, and --no-such-option exits
+non-zero with a message.  TAP output.
 EOT
 }
 case "${1-}" in -h|--help) usage; exit 0 ;; "") ;; *) usage >&2; die "unknown argument: $1" ;; esac
 
-for s in "$TOP"/scripts/*.sh "$TOP"/selftests/*.sh; do
-	name=${s#"$TOP"/}
+ksft=$KSRC/tools/testing/selftests/block/kyber
+for s in "$TOP"/scripts/*.sh "$TOP"/selftests/*.sh "$ksft"/*.sh; do
+	[ -e "$s" ] || continue
+	name=${s#"$KSRC"/tools/testing/selftests/}
+	name=${name#"$TOP"/}
 	case $name in
-	scripts/lib.sh) bash -n "$s" && tap_ok "$name parses" || tap_fail "$name parses"; continue ;;
+	scripts/lib.sh|block/kyber/kyber_lib.sh)
+		bash -n "$s" && tap_ok "$name parses" || tap_fail "$name parses"; continue ;;
 	# These run inside the VM, not on the host.
-	selftests/vm-init.sh|selftests/smoke.sh|selftests/kyber-smoke.sh|selftests/demo.sh)
+	selftests/vm-init.sh|selftests/smoke.sh|selftests/demo.sh)
 		bash -n "$s" && tap_ok "$name parses" || tap_fail "$name parses"; continue ;;
 	esac
 	if ! bash -n "$s"; then

@@ -5,47 +5,100 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-k y|m] [--help]
+usage: ${0##*/} [-k y|m] [-t SECONDS] [--help]
 
-Boots the kernel built by scripts/build.sh (-k, default m) with
-selftests/vm-run.sh and runs selftests/smoke.sh, kyber-smoke.sh and
-kyber-latency.sh inside.  Every TAP line the guest prints is renumbered
-into this script's output, with the latency figures; a VM that hangs,
-fails or logs a kernel warning is a failed test.
+Installs the kernel tree's kselftest target block/kyber on the host
+(in $BUILD/kselftest; the VM sees the host's root read-only), boots the
+kernel built by scripts/build.sh (-k, default m) with selftests/vm-run.sh
+and runs selftests/smoke.sh, then run_kselftest.sh -c block/kyber on
+null_blk, scsi_debug, the virtio-blk disk and the NVMe disk inside.
+Every result the guest prints, each kselftest's own checks included,
+becomes a TAP line of this script, and the latency figures a "# lat"
+line.  A VM that does not finish in SECONDS (default 600) or logs a
+kernel warning, and a test that does not finish, are failed tests; the
+last console lines tell where it stood.
 EOT
 }
-kyber=m
+kyber=m limit=600
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts k:h opt; do
+while getopts k:t:h opt; do
 	case $opt in
 	k) kyber=$OPTARG ;;
+	t) limit=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# = 0 ] || { usage >&2; die "unexpected argument: $1"; }
+case $limit in ""|*[!0-9]*) die "-t takes a number of seconds" ;; esac
 
 release=$(cat "$BUILD/obj-$kyber/include/config/kernel.release" 2>/dev/null) ||
 	die "no kernel built in $BUILD/obj-$kyber; run scripts/build.sh -k $kyber"
+need_group vm
+
+ksft=$BUILD/kselftest
+target=block/kyber
+rm -rf "$ksft"
+if [ ! -d "$KSRC/tools/testing/selftests/$target" ]; then
+	tap_fail "kselftest: $target is in the kernel tree"
+	ksft=""
+elif ! make -s -C "$KSRC/tools/testing/selftests" TARGETS=$target \
+		O="$BUILD/kselftest-obj" KSFT_INSTALL_PATH="$ksft" install \
+		> "$BUILD/kselftest-install.log" 2>&1; then
+	tap_fail "kselftest: $target installs"
+	tap_diag < "$BUILD/kselftest-install.log"
+	ksft=""
+fi
+
+# The VM's disks are scratch; the kselftests also make a null_blk and a
+# scsi_debug disk of their own.
+job="bash '$TOP/selftests/smoke.sh' '$release'; a=\$?"
+if [ -n "$ksft" ]; then
+	job="$job; KYBER_TEST_DEVS='null_blk scsi_debug /dev/vda /dev/nvme0n1'"
+	job="$job KYBER_TEST_SCRATCH=1 '$ksft/run_kselftest.sh' -c $target"
+fi
 rc=0
-"$TOP/selftests/vm-run.sh" -q -k "$kyber" -t 300 -- \
-	bash -c "bash '$TOP/selftests/smoke.sh' '$release'; a=\$?
-		 bash '$TOP/selftests/kyber-smoke.sh'; a=\$((a | \$?))
-		 bash '$TOP/selftests/kyber-latency.sh'; exit \$((a | \$?))" \
+"$TOP/selftests/vm-run.sh" -q -k "$kyber" -t "$limit" -- bash -c "$job; exit \$a" \
 	> "$BUILD/vm-run.log" 2>&1 || rc=$?
+
+# The guest's output: smoke.sh's TAP lines ("ok N - ..."), then the
+# runner's, one per test ("ok N selftests: block/kyber: T.sh"), with the
+# test's own KTAP output before it, behind "# ".
 out=$BUILD/vm-last/xfer/output
+test="" skip_why="" diag=""
 if [ -f "$out" ]; then
 	while IFS= read -r line; do
 		case $line in
-		"ok "*"# SKIP "*) line=${line#ok * - }
+		"ok "*" - "*"# SKIP "*) line=${line#ok * - }
 			tap_skip "vm: ${line%% # SKIP *}" "${line#* # SKIP }" ;;
-		"ok "*) tap_ok "vm: ${line#ok * - }" ;;
-		"not ok "*) tap_fail "vm: ${line#not ok * - }" ;;
-		"# lat "*|"# write flood "*) echo "$line" ;;
+		"ok "*" - "*) tap_ok "vm: ${line#ok * - }" ;;
+		"not ok "*" - "*) tap_fail "vm: ${line#not ok * - }" ;;
+		"# selftests: $target: "*)
+			test=${line#"# selftests: $target: "} skip_why="" diag="" ;;
+		"# ok "*"# SKIP "*) line=${line#"# ok "}; line=${line#* }
+			tap_skip "vm: ${test%.sh}: ${line%% # SKIP *}" "${line#* # SKIP }"
+			diag="" ;;
+		"# ok "*) line=${line#"# ok "}
+			tap_ok "vm: ${test%.sh}: ${line#* }"
+			diag="" ;;
+		"# not ok "*) line=${line#"# not ok "}
+			tap_fail "vm: ${test%.sh}: ${line#* }"
+			[ -z "$diag" ] || printf '%s' "$diag"
+			diag="" ;;
+		"# 1..0 # SKIP "*) skip_why=${line#"# 1..0 # SKIP "} ;;
+		"# Bail out!"*) tap_fail "vm: ${test%.sh}: ${line#"# "}" ;;
+		"# # lat "*|"# # write flood "*) echo "${line#"# "}" ;;
+		"# # "*) diag="$diag${line#"# "}"$'\n' ;;
+		"ok "*"selftests: $target: "*"# SKIP"*)
+			tap_skip "vm: $target/$test" "${skip_why:-skipped}"; test="" ;;
+		"ok "*"selftests: $target: "*) tap_ok "vm: $target/$test"; test="" ;;
+		"not ok "*"selftests: $target: "*)
+			tap_fail "vm: $target/$test (${line##*# })"; test="" ;;
 		esac
 	done < "$out"
 fi
+[ -z "$test" ] || tap_fail "vm: $target/$test did not finish"
 if [ "$rc" = 0 ]; then
 	tap_ok "vm: boots, runs the tests and logs no kernel warning"
 else

@@ -9,6 +9,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /dev/shm
+# What udev would add to devtmpfs; kselftest's runner writes to /dev/stdout.
+ln -s /proc/self/fd /dev/fd
+ln -s /proc/self/fd/0 /dev/stdin
+ln -s /proc/self/fd/1 /dev/stdout
+ln -s /proc/self/fd/2 /dev/stderr
 # The project may live under a directory that the tmpfs mounts below
 # hide (a CI clone in /tmp, say): keep it reachable at the same path.
 top=$(cd "$(dirname "$0")/.." && pwd)
