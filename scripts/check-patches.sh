@@ -35,6 +35,10 @@ fi
 export PATH=/usr/bin:$PATH
 for p in "$@"; do
 	[ -f "$p" ] || { tap_fail "checkpatch ${p##*/}: no such file"; continue; }
+	# Run from the kernel tree, on an absolute path: checkpatch checks a
+	# file that the current directory's git tracks (as patches/ are
+	# here) as source, not as a patch, and then flags every blank
+	# context line of the diff as trailing whitespace.
 	# shellcheck disable=SC2086
 	if out=$(cd "$KSRC" && scripts/checkpatch.pl $opts --terse "$p" 2>&1) &&
 	   ! grep -E -q '(ERROR|WARNING|CHECK):' <<<"$out"; then
