@@ -11,7 +11,9 @@ Installs the kernel tree's kselftest target block/kyber on the host
 (in $BUILD/kselftest; the VM sees the host's root read-only), boots the
 kernel built by scripts/build.sh (-k, default m) with selftests/vm-run.sh
 and runs selftests/smoke.sh, then run_kselftest.sh -c block/kyber on
-null_blk, scsi_debug, the virtio-blk disk and the NVMe disk inside.
+null_blk, scsi_debug, the virtio-blk disk and the NVMe disk inside, and
+once more on the virtio-blk disk as a disk that is not scratch
+(selftests/noscratch.sh).
 Every result the guest prints, each kselftest's own checks included,
 becomes a TAP line of this script, and the latency figures a "# lat"
 line.  A VM that does not finish in SECONDS (default 600) or logs a
@@ -57,6 +59,7 @@ job="bash '$TOP/selftests/smoke.sh' '$release'; a=\$?"
 if [ -n "$ksft" ]; then
 	job="$job; KYBER_TEST_DEVS='null_blk scsi_debug /dev/vda /dev/nvme0n1'"
 	job="$job KYBER_TEST_SCRATCH=1 '$ksft/run_kselftest.sh' -c $target"
+	job="$job; bash '$TOP/selftests/noscratch.sh' '$ksft' vda || a=1"
 fi
 rc=0
 "$TOP/selftests/vm-run.sh" -q -k "$kyber" -t "$limit" -- bash -c "$job; exit \$a" \
