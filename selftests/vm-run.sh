@@ -5,7 +5,7 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-k y|m] [-o OBJDIR] [-c CPUS] [-t SECONDS] [-q] [--] COMMAND [ARG...]
+usage: ${0##*/} [-k y|m] [-o OBJDIR] [-c CPUS] [-w DIR] [-i] [-t SECONDS] [-q] [--] COMMAND [ARG...]
 
 Boots $BUILD/obj-KYBER/arch/x86/boot/bzImage (-k, default m; or the
 kernel built in OBJDIR, -o) under QEMU
@@ -15,16 +15,24 @@ The console streams to stdout (-q: only to $BUILD/vm-last/console.log).
 Exits with COMMAND's status; fails when the VM does not finish within
 SECONDS (default 600) or when dmesg shows a warning, BUG, lockdep or
 hung-task report.
+  -c   vCPUs (default 2)
+  -w   keep the VM's files (console.log, xfer/, disks, modules) in DIR
+       (default $BUILD/vm-last), so that VMs can run side by side
+  -i   run with -icount shift=3,sleep=off: guest time advances with the
+       instructions executed, so the guest's own timings count CPU work
+       and not the host's load (all vCPUs then share one host thread)
 EOT
 }
 
-kyber=m obj="" cpus=2 limit=600 quiet=""
+kyber=m obj="" cpus=2 limit=600 quiet="" out=$BUILD/vm-last icount=""
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts k:o:c:t:qh opt; do
+while getopts k:o:c:w:it:qh opt; do
 	case $opt in
 	k) kyber=$OPTARG ;;
 	o) obj=$OPTARG ;;
 	c) cpus=$OPTARG ;;
+	w) out=$OPTARG ;;
+	i) icount="-icount shift=3,sleep=off" ;;
 	t) limit=$OPTARG ;;
 	q) quiet=1 ;;
 	h) usage; exit 0 ;;
@@ -35,6 +43,8 @@ shift $((OPTIND - 1))
 [ $# -gt 0 ] || { usage >&2; die "no command to run"; }
 case $kyber in y|m) ;; *) die "-k takes y or m, not '$kyber'" ;; esac
 case $cpus$limit in *[!0-9]*) die "-c and -t take numbers" ;; esac
+case $cpus in 0*) die "-c takes at least 1 vCPU" ;; esac
+case $out in ""|/) die "-w needs a directory of its own" ;; esac
 
 need_group vm
 obj=${obj:-$BUILD/obj-$kyber}
@@ -43,12 +53,12 @@ kernel=$obj/arch/x86/boot/bzImage
 
 # The guest sees the host's /, so it finds this project at the same path;
 # what it writes back goes through the 'xfer' share.
-out=$BUILD/vm-last
-rm -rf "$out" && mkdir -p "$out/xfer" "$BUILD/vm-disks"
+out=$(realpath -m "$out")
+rm -rf "$out" && mkdir -p "$out/xfer" "$out/disks"
 printf '%q ' "$@" > "$out/xfer/job"
 echo >> "$out/xfer/job"
 
-mods=$BUILD/vm-mods-${obj##*/}
+mods=$out/modules
 rm -rf "$mods" && mkdir -p "$mods/lib/modules"
 if [ -s "$obj/modules.order" ]; then
 	make -s -C "$obj" INSTALL_MOD_PATH="$mods" INSTALL_MOD_STRIP=1 \
@@ -56,9 +66,8 @@ if [ -s "$obj/modules.order" ]; then
 fi
 
 disk() {
-	rm -f "$BUILD/vm-disks/$1.img"
-	truncate -s 256M "$BUILD/vm-disks/$1.img"
-	echo "$BUILD/vm-disks/$1.img"
+	truncate -s 256M "$out/disks/$1.img"
+	echo "$out/disks/$1.img"
 }
 
 share() {	# share ID PATH TAG [,MORE-FSDEV-OPTIONS]
@@ -66,8 +75,8 @@ share() {	# share ID PATH TAG [,MORE-FSDEV-OPTIONS]
 	echo "-device virtio-9p-pci,fsdev=$1,mount_tag=$3"
 }
 
-# shellcheck disable=SC2046
-set -- qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp "$cpus" -m 2G \
+# shellcheck disable=SC2046,SC2086
+set -- qemu-system-x86_64 -machine q35 -accel tcg $icount -cpu max -smp "$cpus" -m 2G \
 	-display none -monitor none -serial stdio -no-reboot \
 	-kernel "$kernel" \
 	-append "console=ttyS0 root=rootfs rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro init=$TOP/selftests/vm-init.sh panic=-1 quiet" \
