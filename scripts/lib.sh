@@ -26,6 +26,7 @@ PKGS_base="git xz-utils linux-source-6.12"
 PKGS_build="gcc make flex bison bc libelf-dev libssl-dev ccache cpio kmod python3 perl"
 PKGS_check="sparse coccinelle codespell python3-ply python3-git"
 PKGS_vm="qemu-system-x86 fio rsync"	# rsync: kselftest install
+PKGS_bench="gnuplot-nox python3"	# scripts/bench.sh: the plot, the report
 PKGS_post="b4 git-email"
 
 # need PKG... : install the packages that are missing (as root, via apt).

@@ -1,0 +1,306 @@
+#!/bin/bash
+# The benchmark's part inside the VM (run by scripts/bench.sh through
+# selftests/vm-run.sh): measures, and prints one "BENCH" line per figure.
+set -eu
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [-r REPS] [-s SCHEDS] [-f FLOOR.KO] [-n JOBS] [-K] [--] cost|latency|scaling
+
+Runs inside the benchmark VM, as root; prints lines
+  BENCH<tab>PART<tab>SCHEDULER<tab>PARAMETER<tab>REP<tab>METRIC<tab>VALUE
+and "BENCH<tab>PART<tab>-<tab>-<tab>0<tab>NAME<tab>VALUE" for what the
+figures were taken with (kernel release, fio command lines, devices).
+  cost     4 KiB io_uring random reads on an instant null_blk, QD 1 and
+           32, a fixed 20000 I/Os each: IOPS (meant for -icount)
+  latency  a QD1 random reader beside a write flood (direct QD64 libaio,
+           then buffered psync) on a null_blk of 2 tags that completes
+           each request after 1 ms: read p50/p99/p99.9, read and write
+           IOPS; first the flood alone, to show the device saturated
+  scaling  as cost at QD32, with JOBS fio jobs (-n, one per vCPU)
+  -r   repetitions (default 3); schedulers are interleaved in each
+  -s   schedulers, space separated (default: none floor mq-deadline
+       kyber bfq; "floor" needs -f)
+  -f   the floor elevator module to insmod (absolute path)
+  -n   fio jobs for scaling (default 1)
+  -K   latency: also Kyber with read_lat_nsec 1, 2 and 5 ms
+EOT
+}
+
+reps=3 scheds="none floor mq-deadline kyber bfq" floor="" jobs=1 knob=""
+[ "${1-}" = --help ] && { usage; exit 0; }
+while getopts r:s:f:n:Kh opt; do
+	case $opt in
+	r) reps=$OPTARG ;;
+	s) scheds=$OPTARG ;;
+	f) floor=$OPTARG ;;
+	n) jobs=$OPTARG ;;
+	K) knob=1 ;;
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# = 1 ] || { usage >&2; echo "${0##*/}: name one part" >&2; exit 2; }
+part=$1
+case $part in cost|latency|scaling) ;; *) echo "${0##*/}: unknown part: $part" >&2; exit 2 ;; esac
+case $reps$jobs in *[!0-9]*|"") echo "${0##*/}: -r and -n take numbers" >&2; exit 2 ;; esac
+[ "$(id -u)" = 0 ] || { echo "${0##*/}: must run as root (in the VM)" >&2; exit 2; }
+
+NIOS=20000		# I/Os per fio job in the cost and scaling parts
+TMP=$(mktemp -d /tmp/bench.XXXXXX)
+
+declare -A SAID
+meta() {	# meta NAME VALUE, once
+	[ -z "${SAID[$1]-}" ] || return 0
+	SAID[$1]=1
+	printf 'BENCH\t%s\t-\t-\t0\t%s\t%s\n' "$part" "$1" "$2"
+}
+fail() { echo "${0##*/}: error: $*" >&2; exit 1; }
+
+# Each fio run leaves its JSON output in $TMP/N.json, the device samples
+# of a flood in $TMP/N.samples, and a line in $TMP/runs:
+#   N SCHED PARAM REP RAMP SECONDS SPEC...
+# SPEC is JOB/KEY=METRIC: JOB a job name or "0" for the first (grouped)
+# one, KEY read_iops, write_iops, read_p50, read_p99, read_p99.9 (clat,
+# ns); JOB "dev", KEY write_iops: the device's writes per second from the
+# samples, in the SECONDS after RAMP after its first write.  figures()
+# turns them all into BENCH lines at the end, so that no interpreter
+# starts between the runs.
+RUNS=0
+run_fio() {	# run_fio SCHED PARAM REP RAMP SECONDS SPECS FIO-ARGS...
+	local what="$1 $2 $3 $4 $5 $6" t0=$EPOCHREALTIME
+
+	shift 6
+	RUNS=$((RUNS + 1))
+	fio "$@" --output-format=json --output="$TMP/$RUNS.json" > "$TMP/fio.log" 2>&1 ||
+		{ cat "$TMP/fio.log" >&2; fail "fio failed: $what"; }
+	echo "$RUNS $what" >> "$TMP/runs"
+	echo "# run $RUNS: $what: $(((${EPOCHREALTIME/./} - ${t0/./}) / 1000)) ms" >&2
+}
+
+figures() {
+	[ -s "$TMP/runs" ] || return 0
+	python3 - "$TMP" "$part" <<'EOT'
+import json, os, sys
+
+tmp, part = sys.argv[1], sys.argv[2]
+
+def dev_rate(path, ramp, secs):
+    rows = [tuple(map(float, l.split())) for l in open(path)]
+    moved = next(i for i in range(1, len(rows)) if rows[i][1] > rows[0][1])
+    start = (rows[moved - 1][0] + rows[moved][0]) / 2 + ramp
+    def at(t):	# writes done at time t, linear between samples
+        for (t0, w0), (t1, w1) in zip(rows, rows[1:]):
+            if t0 <= t <= t1:
+                return w0 + (w1 - w0) * (t - t0) / (t1 - t0)
+        sys.exit("%s: the samples end before the measured window" % path)
+    return (at(start + secs) - at(start)) / secs
+
+for line in open(os.path.join(tmp, "runs")):
+    n, sched, param, rep, ramp, secs, *specs = line.split()
+    with open(os.path.join(tmp, n + ".json")) as f:
+        text = f.read()
+    # fio may print notes before the JSON document.
+    jobs = json.loads(text[text.index("{"):])["jobs"]
+    for spec in specs:
+        src, metric = spec.split("=")
+        name, key = src.split("/")
+        if name == "dev":
+            v = dev_rate(os.path.join(tmp, n + ".samples"), float(ramp), float(secs))
+        else:
+            job = jobs[0] if name == "0" else next(j for j in jobs if j["jobname"] == name)
+            if job.get("error"):
+                sys.exit("run %s: fio job %s: error %d" % (n, name, job["error"]))
+            rw, what = key.split("_", 1)
+            if what == "iops":
+                v = job[rw]["iops"]
+            else:
+                v = job[rw]["clat_ns"]["percentile"]["%.6f" % float(what[1:])]
+        print("BENCH\t%s\t%s\t%s\t%s\t%s\t%.1f" % (part, sched, param, rep, metric, v))
+EOT
+}
+
+set_sched() {	# set_sched DEV SCHED
+	echo "$2" > "/sys/block/$1/queue/scheduler" || fail "$1: cannot select $2"
+	grep -q "\[$2\]" "/sys/block/$1/queue/scheduler" || fail "$1: $2 did not take"
+}
+
+load_scheds() {	# load_scheds DEV: make every scheduler of $scheds available
+	local s
+
+	for s in $scheds; do
+		case $s in
+		none|mq-deadline|bfq) ;;
+		floor) [ -n "$floor" ] || fail "floor needs -f FLOOR.KO"
+			grep -q '^floor_iosched ' /proc/modules || insmod "$floor" ||
+				fail "cannot insmod $floor" ;;
+		kyber) modprobe kyber-iosched 2> /dev/null || true ;;
+		*) modprobe "$s-iosched" 2> /dev/null || true ;;
+		esac
+		grep -qw -- "$s" "/sys/block/$1/queue/scheduler" || fail "$1 does not offer $s"
+	done
+}
+
+meta uname "$(uname -r)"
+meta "vcpus$([ "$part" != scaling ] || echo "-cpus$jobs")" "$(nproc)"
+
+# ---- cost and scaling: fixed I/O count on an instant null_blk ----------
+
+cost() {
+	local qds=$1 numjobs=$2 rep s qd param
+	local -a args
+
+	modprobe null_blk nr_devices=1 queue_mode=2 irqmode=0 memory_backed=0 \
+		gb=4 submit_queues=1 poll_queues=0 || fail "cannot load null_blk"
+	meta null_blk "nr_devices=1 queue_mode=2 irqmode=0 memory_backed=0 gb=4 submit_queues=1 poll_queues=0"
+	load_scheds nullb0
+	for rep in $(seq "$reps"); do
+		for s in $scheds; do
+			set_sched nullb0 "$s"
+			for qd in $qds; do
+				args=(--name=c --filename=/dev/nullb0 --ioengine=io_uring
+				      --direct=1 --rw=randread --bs=4k --iodepth="$qd"
+				      "--number_ios=$NIOS" --size=1g)
+				param=qd$qd
+				if [ "$part" = scaling ]; then
+					args+=(--numjobs="$numjobs" --group_reporting
+					       --cpus_allowed=0-$((numjobs - 1))
+					       --cpus_allowed_policy=split)
+					param=cpus$numjobs
+				fi
+				meta "fio-$param" "fio ${args[*]}"
+				run_fio "$s" "$param" "$rep" 0 0 0/read_iops=iops "${args[@]}"
+			done
+		done
+	done
+}
+
+# ---- latency: reader beside a write flood on a saturated null_blk ------
+
+CFS=/sys/kernel/config/nullb
+DEPTH=2 NSEC=1000000 RAMP=1 RUNTIME=6
+WRITERS_direct="--name=writer --ioengine=libaio --direct=1 --rw=randwrite --bs=4k --iodepth=64"
+WRITERS_buffered="--name=writer --ioengine=psync --direct=0 --rw=randwrite --bs=4k"
+READER="--name=reader --ioengine=psync --direct=1 --rw=randread --bs=4k --iodepth=1"
+
+make_nullb() {	# make_nullb NAME ATTR=VALUE...
+	local name=$1 kv
+
+	shift
+	mkdir "$CFS/$name" || fail "configfs: cannot make $name"
+	for kv in "$@" power=1; do
+		echo "${kv#*=}" > "$CFS/$name/${kv%%=*}" || fail "null_blk $name: cannot set $kv"
+	done
+	for _ in $(seq 50); do
+		[ -b "/dev/$name" ] && return 0
+		sleep 0.2
+	done
+	fail "no /dev/$name"
+}
+
+# sample DEV FILE: every 0.2 s, "TIME WRITES-COMPLETED" of DEV to FILE,
+# with shell builtins only, until killed.
+sample() {
+	local line tick
+
+	mkfifo "$TMP/tick"
+	exec {tick}<> "$TMP/tick"
+	while :; do
+		read -r line < "/sys/block/$1/stat"
+		# shellcheck disable=SC2086
+		set -- "$1" $line
+		printf '%s %s\n' "$EPOCHREALTIME" "$6"
+		read -r -t 0.2 -u "$tick" _ || true
+	done > "$2"
+}
+
+# flood DEV SCHED PARAM REP SECONDS JOBS...: run fio with JOBS on DEV for
+# SECONDS after the ramp, and print its figures.  dev_write_iops is what
+# reached the device in the measured seconds (from its stat file; the
+# first write starts the ramp): for a buffered flood, what the writer
+# really gets.
+flood() {
+	local dev=$1 s=$2 param=$3 rep=$4 secs=$5 specs k pid
+	local -a args
+
+	shift 5
+	# shellcheck disable=SC2206
+	args=(--filename="/dev/$dev" --time_based --runtime="$secs" --ramp_time=$RAMP
+	      --percentile_list=50:99:99.9 $*)
+	meta "fio-$param" "fio ${args[*]}"
+	sync
+	rm -f "$TMP/tick"
+	sample "$dev" "$TMP/$((RUNS + 1)).samples" &
+	pid=$!
+	specs="writer/write_iops=write_iops dev/write_iops=dev_write_iops"
+	case " $* " in *" --name=reader "*)
+		for k in iops p50 p99 p99.9; do
+			specs="$specs reader/read_$k=read_$k"
+		done ;;
+	esac
+	run_fio "$s" "$param" "$rep" $RAMP "$secs" "$specs" "${args[@]}"
+	kill "$pid"
+	wait "$pid" 2> /dev/null || true
+}
+
+latency() {
+	local rep s flood lat
+
+	modprobe null_blk nr_devices=0 || fail "cannot load null_blk"
+	[ -d $CFS ] || fail "null_blk has no configfs"
+	make_nullb benchlat queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
+		memory_backed=0 irqmode=2 completion_nsec=$NSEC hw_queue_depth=$DEPTH
+	make_nullb benchfast queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
+		memory_backed=0 irqmode=0
+	meta null_blk "configfs: queue_mode=2 submit_queues=1 poll_queues=0 size=1024 memory_backed=0 irqmode=2 completion_nsec=$NSEC hw_queue_depth=$DEPTH"
+	meta capacity-iops $((DEPTH * 1000000000 / NSEC))
+	# A buffered flood must not leave seconds of dirty pages for the
+	# next run: the dirty limit is a few seconds of the device's rate.
+	echo $((8 << 20)) > /proc/sys/vm/dirty_bytes
+	echo $((4 << 20)) > /proc/sys/vm/dirty_background_bytes
+	meta vm-dirty "dirty_bytes=8M dirty_background_bytes=4M"
+	load_scheds benchlat
+	set_sched benchfast none
+	for rep in $(seq "$reps"); do
+		# The flood alone: what the VM submits to an instant device,
+		# and what the slow one completes (its capacity if saturated).
+		set_sched benchlat none
+		# shellcheck disable=SC2086
+		flood benchfast none alone-fast-direct "$rep" 3 $WRITERS_direct
+		# shellcheck disable=SC2086
+		flood benchlat none alone-direct "$rep" 3 $WRITERS_direct
+		# shellcheck disable=SC2086
+		flood benchlat none alone-buffered "$rep" 3 $WRITERS_buffered
+		for flood in direct buffered; do
+			for s in $scheds; do
+				set_sched benchlat none
+				set_sched benchlat "$s"
+				[ "$s" != kyber ] || meta kyber-read_lat_nsec \
+					"$(cat /sys/block/benchlat/queue/iosched/read_lat_nsec)"
+				eval "w=\$WRITERS_$flood"
+				# shellcheck disable=SC2086,SC2154
+				flood benchlat "$s" "$flood" "$rep" $RUNTIME $w $READER
+			done
+		done
+		[ -n "$knob" ] || continue
+		for lat in 1 2 5; do
+			set_sched benchlat none
+			set_sched benchlat kyber
+			echo $((lat * 1000000)) > /sys/block/benchlat/queue/iosched/read_lat_nsec ||
+				fail "cannot set read_lat_nsec"
+			# shellcheck disable=SC2086
+			flood benchlat kyber "direct-target${lat}ms" "$rep" $RUNTIME \
+				$WRITERS_direct $READER
+		done
+	done
+	set_sched benchlat none
+}
+
+case $part in
+cost) cost "1 32" 1 ;;
+scaling) cost 32 "$jobs" ;;
+latency) latency ;;
+esac
+figures
+rm -rf "$TMP"
