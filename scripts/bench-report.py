@@ -1,0 +1,562 @@
+#!/usr/bin/env python3
+"""Write Documentation/benchmarks.md and benchmarks.png from the figures
+of scripts/bench.sh (build/bench/results.tsv): tables, the targets and
+whether they are met, and a gnuplot plot.  Needs only the TSV."""
+
+import argparse
+import csv
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+KERNELS = ("series", "upstream")
+KLABEL = {"series": "this series", "upstream": "upstream"}
+SCHEDS = ("none", "floor", "mq-deadline", "kyber", "bfq")
+COST_QDS = ("qd1", "qd32")
+CPUS = (1, 2, 4)
+TARGET_RATIO = 0.85         # Kyber's IOPS relative to none, at least
+TARGET_FLOOR_SHARE = 0.5    # its cost above the floor, at most this share of upstream's
+TARGET_P99 = 1.25           # read p99, at most this times read_lat_nsec
+DEFAULT_READ_LAT = 2000000  # Kyber's default read_lat_nsec
+
+
+def sched_label(kernel, sched):
+    if sched == "kyber":
+        return "**Kyber (this series)**" if kernel == "series" else "upstream Kyber"
+    return {"bfq": "BFQ"}.get(sched, sched)
+
+
+class Results:
+    def __init__(self, path):
+        self.facts = {}     # (kernel, part, name) -> text
+        self.figs = {}      # (kernel, part, sched, param, metric) -> {rep: value}
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+        if not rows or rows[0][:2] != ["kernel", "part"]:
+            sys.exit("%s: not a results file of scripts/bench.sh" % path)
+        for n, row in enumerate(rows[1:], 2):
+            if len(row) != 7:
+                sys.exit("%s:%d: %d fields, not 7" % (path, n, len(row)))
+            kernel, part, sched, param, rep, metric, value = row
+            if sched == "-":
+                self.facts.setdefault((kernel, part, metric), value)
+            else:
+                key = (kernel, part, sched, param, metric)
+                self.figs.setdefault(key, {})[int(rep)] = float(value)
+
+    def fact(self, kernel, part, name, default="n/a"):
+        return self.facts.get((kernel, part, name), default)
+
+    def has(self, kernel, part):
+        return any(k[0] == kernel and k[1] == part for k in self.figs)
+
+    def values(self, kernel, part, sched, param, metric):
+        d = self.figs.get((kernel, part, sched, param, metric), {})
+        return [d[r] for r in sorted(d)]
+
+    def ratios(self, kernel, part, sched, param, metric="iops"):
+        """Per repetition: the figure relative to none's in the same boot."""
+        d = self.figs.get((kernel, part, sched, param, metric), {})
+        base = self.figs.get((kernel, part, "none", param, metric), {})
+        return [d[r] / base[r] for r in sorted(d) if base.get(r)]
+
+
+def med(vals):
+    return statistics.median(vals) if vals else None
+
+
+def spread(vals, fmt):
+    """Median, and min-max when there is more than one value."""
+    if not vals:
+        return "n/a"
+    if len(vals) == 1:
+        return fmt(vals[0])
+    return "%s (%s–%s)" % (fmt(med(vals)), fmt(min(vals)), fmt(max(vals)))
+
+
+def f_iops(v):
+    return "%.2fk" % (v / 1000) if v >= 1000 else "%.0f" % v
+
+
+def f_ratio(v):
+    return "%.3f" % v
+
+
+def f_ms(ns):
+    return "%.2f" % (ns / 1e6) if ns < 1e7 else "%.1f" % (ns / 1e6)
+
+
+def table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def verdict(ok):
+    if ok is None:
+        return "not measured"
+    return "**met**" if ok else "**not met**"
+
+
+def elapsed(res, part):
+    secs = [int(res.fact(k, part, "elapsed_s", "0")) for k in KERNELS]
+    if not any(secs):
+        return "not run"
+    total = sum(secs)
+    return "%d min %d s" % (total // 60, total % 60)
+
+
+# ---- the page's sections -------------------------------------------------
+
+def header(res, tsv):
+    host = lambda n: res.fact("host", "all", n)
+    rows = [
+        ["date", host("date")],
+        ["machine", "%s CPUs, %s" % (host("nproc"), host("cpu"))],
+        ["emulator", host("qemu") + ", TCG"],
+        ["repetitions", host("reps")],
+    ]
+    for k in KERNELS:
+        if (k, "all", "release") not in res.facts:
+            continue
+        rel = res.fact(k, "all", "release")
+        src = res.fact(k, "all", "source")
+        unames = sorted({res.fact(k, p, "uname", "") for p in ("cost", "latency", "scaling")} - {""})
+        rows.append(["%s kernel" % KLABEL[k],
+                     "`%s` (uname -r in the VM: %s), %s" % (rel, ", ".join(unames) or "n/a", src)])
+    cfg = res.fact("series", "all", "config", res.fact("upstream", "all", "config"))
+    rows.append(["configuration (both)", cfg])
+    rows.append(["time per part", "cost %s, latency %s, scaling %s (every kernel, boots included)"
+                 % (elapsed(res, "cost"), elapsed(res, "latency"), elapsed(res, "scaling"))])
+    return ("## This run\n\n" + table(["", ""], rows) +
+            "\nRaw figures: `%s` (one row per measurement); this page is\n"
+            "`scripts/bench-report.py %s`.\n" % (os.path.basename(tsv), os.path.basename(tsv)))
+
+
+def cost_targets(res, qd):
+    """The cost targets at one queue depth: list of (text, verdict, figures)."""
+    r = {(k, s): med(res.ratios(k, "cost", s, qd)) for k in KERNELS for s in SCHEDS}
+    out = []
+    ours = r[("series", "kyber")]
+    out.append(("Kyber's icount IOPS ≥ %.2f× none's (%s)" % (TARGET_RATIO, qd.upper()),
+                None if ours is None else ours >= TARGET_RATIO,
+                "n/a" if ours is None else "%.3f×" % ours))
+
+    def above_floor(k):
+        ky, fl = r[(k, "kyber")], r[(k, "floor")]
+        return None if ky is None or fl is None else 1 / ky - 1 / fl
+    a_s, a_u = above_floor("series"), above_floor("upstream")
+    ok = None if a_s is None or a_u is None else a_s <= TARGET_FLOOR_SHARE * a_u
+    figs = "n/a"
+    if a_s is not None and a_u is not None:
+        figs = ("cost per I/O above the floor: %+.1f%% of none's, upstream Kyber %+.1f%%"
+                % (100 * a_s, 100 * a_u))
+        if a_u > 0:
+            figs += " (%.0f%% of upstream's)" % (100 * a_s / a_u)
+    out.append(("Kyber's policy cost above the floor ≤ half of upstream Kyber's (%s)" % qd.upper(),
+                ok, figs))
+    md = r[("series", "mq-deadline")]
+    out.append(("Kyber cheaper than mq-deadline (%s)" % qd.upper(),
+                None if ours is None or md is None else ours > md,
+                "n/a" if ours is None or md is None else "%.3f× vs %.3f× none" % (ours, md)))
+    return out
+
+
+def latency_targets(res):
+    p99 = {k: med(res.values(k, "latency", "kyber", "direct", "read_p99")) for k in KERNELS}
+    wr = {k: med(res.values(k, "latency", "kyber", "direct", "write_iops")) for k in KERNELS}
+    target = float(res.fact("series", "latency", "kyber-read_lat_nsec", DEFAULT_READ_LAT))
+    out = []
+    ok = None if None in p99.values() else p99["series"] <= p99["upstream"]
+    out.append(("read p99 beside the direct flood no worse than upstream Kyber's", ok,
+                "n/a" if ok is None else "%s ms vs %s ms" % (f_ms(p99["series"]), f_ms(p99["upstream"]))))
+    s = p99["series"]
+    out.append(("read p99 beside the direct flood ≤ %.2f× read_lat_nsec (%s ms)"
+                % (TARGET_P99, f_ms(TARGET_P99 * target)),
+                None if s is None else s <= TARGET_P99 * target,
+                "n/a" if s is None else "%s ms = %.2f× the %s ms target" % (f_ms(s), s / target, f_ms(target))))
+    ok = None if None in wr.values() else wr["series"] >= wr["upstream"]
+    out.append(("write IOPS beside the reader at least upstream Kyber's", ok,
+                "n/a" if ok is None else "%.0f vs %.0f" % (wr["series"], wr["upstream"])))
+    return out
+
+
+def targets(res):
+    rows = []
+    for qd in ("qd32", "qd1"):
+        rows += cost_targets(res, qd)
+    rows += latency_targets(res)
+    lines = [[t, verdict(ok), figs] for t, ok, figs in rows]
+    return ("## Targets\n\n"
+            "Goals, not assertions: the bench never fails on a number.  Medians of the\n"
+            "repetitions; cost ratios are to none in the same boot, and \"cost per\n"
+            "I/O\" is the inverse of icount IOPS, so a scheduler at 0.80× none costs\n"
+            "25% more per I/O than none.\n\n" +
+            table(["target", "", "figures"], lines))
+
+
+NOT_RUN = "Not measured in this run.\n\n"
+
+COST_TEXT = """\
+## 1. CPU cost per I/O
+
+**What.** 4 KiB random reads, `io_uring`, `O_DIRECT`, on a null_blk that
+completes each request at once (no timer, not memory backed; one submit
+queue, no poll queues), at QD 1 and QD 32, each run a fixed 20000 I/Os.
+One vCPU.  Schedulers interleaved within a repetition; every figure is
+compared with none's of the same boot.
+
+**Why icount.**  Wall-clock IOPS under TCG swing by ±25% between runs on
+a loaded host.  QEMU's `-icount shift=3,sleep=off` advances guest time
+by the instructions executed, so the guest's own clock measures CPU work
+and not the host's load: repetitions agree to about 0.1%.  "icount IOPS"
+are IOPS in that guest time, i.e. inversely proportional to the
+instructions spent per I/O (submission, scheduler, completion, fio).
+
+**floor** is a do-nothing FIFO elevator built out of tree
+(`selftests/floor-iosched`): what it costs above none is the blk-mq
+scheduler framework itself (scheduler tags, insert, dispatch), the floor
+any scheduler can reach.  A scheduler's *policy cost* is what it costs
+above floor.  In the upstream kernel, "Kyber" is upstream Kyber.
+
+With an instant device a request completes inside its own submission,
+so the scheduler rarely holds more than one request at a time at either
+depth: QD 32 keeps fio's io_uring ring full, not the scheduler's queue.
+
+"""
+
+
+def cost_section(res):
+    out = [COST_TEXT]
+    for qd in COST_QDS:
+        rows = []
+        for k in KERNELS:
+            if not res.has(k, "cost"):
+                continue
+            fl = med(res.ratios(k, "cost", "floor", qd))
+            for s in SCHEDS:
+                v = res.values(k, "cost", s, qd, "iops")
+                if not v:
+                    continue
+                rat = res.ratios(k, "cost", s, qd)
+                m = med(rat)
+                above = "n/a" if fl is None or m is None else "%+.1f%%" % (100 * (1 / m - 1 / fl))
+                rows.append([KLABEL[k], sched_label(k, s), spread(v, f_iops),
+                             spread(rat, f_ratio),
+                             "n/a" if m is None else "%+.1f%%" % (100 * (1 / m - 1)), above])
+        if rows:
+            out.append("**%s**, icount IOPS, median (min–max) of the repetitions:\n\n"
+                       % qd.upper().replace("QD", "QD "))
+            out.append(table(["kernel", "scheduler", "icount IOPS", "ratio to none",
+                              "cost per I/O vs none", "vs floor"], rows) + "\n")
+    return "".join(out) if len(out) > 1 else COST_TEXT + NOT_RUN
+
+
+LATENCY_TEXT = """\
+## 2. Latency control
+
+**What.** A QD1 4 KiB random reader (`psync`, `O_DIRECT`) beside a write
+flood of 4 KiB random writes: (a) direct, `libaio` QD 64, (b) buffered,
+`psync` without `O_DIRECT` (the guest's dirty limit set to 8 MiB so that
+writeback follows the device and a run leaves no backlog for the next).
+1 s ramp, then 6 s measured.  Real time, not icount: 2 vCPUs.  Read
+latency is fio's completion latency (clat), percentiles in ms.  Write
+IOPS are fio's; "device writes" are the writes the device completed in
+the measured seconds (its stat file, sampled), which for the buffered
+flood is what the writer really gets.
+
+**Why this device.**  A null_blk made through configfs with 2 tags that
+completes each request after 1 ms (`irqmode=2`, `completion_nsec=1000000`,
+`hw_queue_depth=2`, one submit queue, not memory backed): 2000 requests
+per second.  It tells schedulers apart only when it is *saturated*: the
+VM must submit well above its capacity so that requests really queue for
+tags.  (QEMU's own drive throttling keeps separate read and write queues,
+so a write flood barely delays reads under any scheduler; a null_blk
+with 16 tags at 0.5 ms is not saturated under TCG and shows only CPU
+noise.)  The saturation check below runs the flood alone.
+
+**Why upstream Kyber's readers starve under direct writes.**  Upstream
+Kyber limits only *asynchronous* writes to part of the scheduler tags.
+`O_DIRECT` writes are synchronous, so the flood takes every tag and reads
+queue behind it before Kyber sees them.  This series limits every request
+but reads to 3/4 of the scheduler tags, and while reads miss their
+target the other domains give up tokens (down to one), so a read finds a
+free device tag.  Buffered writes reach the device as writeback, which
+upstream Kyber already limits.
+
+**Noise.**  These figures are wall-clock under TCG: a busy host adds
+latency everywhere, and the spread of the repetitions says how much.
+
+"""
+
+
+def latency_section(res):
+    out = [LATENCY_TEXT]
+    cap = res.fact("series", "latency", "capacity-iops", res.fact("upstream", "latency", "capacity-iops"))
+    rows = []
+    for k in KERNELS:
+        if not res.has(k, "latency"):
+            continue
+        fast = res.values(k, "latency", "none", "alone-fast-direct", "write_iops")
+        direct = res.values(k, "latency", "none", "alone-direct", "write_iops")
+        buf = res.values(k, "latency", "none", "alone-buffered", "dev_write_iops")
+        try:
+            c = float(cap)
+            saturated = bool(fast and direct and med(fast) >= 3 * c and med(direct) >= 0.6 * c)
+            verdict_ = "yes" if saturated else "**no**"
+            if direct:
+                verdict_ += " (direct flood at %.0f%% of capacity)" % (100 * med(direct) / c)
+        except ValueError:
+            verdict_ = "n/a"
+        rows.append([KLABEL[k], spread(fast, f_iops), spread(direct, f_iops),
+                     spread(buf, f_iops), verdict_])
+    if rows:
+        out.append("**Saturation check** (flood alone, scheduler none; device capacity %s IOPS;\n"
+                   "saturated when the VM submits at least 3× the capacity to an instant\n"
+                   "null_blk and the direct flood reaches 60%% of it):\n\n" % cap)
+        out.append(table(["kernel", "direct flood, instant null_blk", "direct flood, this device",
+                          "buffered flood, device writes/s", "saturated"], rows) + "\n")
+    for flood, title in (("direct", "(a) beside the direct QD 64 flood"),
+                         ("buffered", "(b) beside the buffered flood")):
+        rows = []
+        for k in KERNELS:
+            for s in ("none", "kyber", "mq-deadline", "bfq"):
+                def v(m):
+                    return res.values(k, "latency", s, flood, m)
+                if not v("read_p99"):
+                    continue
+                rows.append([KLABEL[k], sched_label(k, s), spread(v("read_p50"), f_ms),
+                             spread(v("read_p99"), f_ms), spread(v("read_p99.9"), f_ms),
+                             spread(v("read_iops"), f_iops), spread(v("write_iops"), f_iops),
+                             spread(v("dev_write_iops"), f_iops)])
+        if rows:
+            out.append("**%s**, median (min–max):\n\n" % title)
+            out.append(table(["kernel", "scheduler", "read p50 ms", "read p99 ms",
+                              "read p99.9 ms", "read IOPS", "write IOPS", "device writes/s"],
+                             rows) + "\n")
+    rows = []
+    for ms in (1, 2, 5):
+        def v(m):
+            return res.values("series", "latency", "kyber", "direct-target%dms" % ms, m)
+        p99 = v("read_p99")
+        if not p99:
+            continue
+        rows.append(["%d ms" % ms, spread(v("read_p50"), f_ms), spread(p99, f_ms),
+                     "%.2f×" % (med(p99) / (ms * 1e6)), spread(v("read_iops"), f_iops),
+                     spread(v("write_iops"), f_iops)])
+    if rows:
+        out.append("**The knob**: this series' Kyber beside the direct flood with\n"
+                   "`read_lat_nsec` set to 1, 2 and 5 ms:\n\n")
+        out.append(table(["read_lat_nsec", "read p50 ms", "read p99 ms", "p99 / target",
+                          "read IOPS", "write IOPS"], rows) + "\n")
+    return "".join(out) if len(out) > 1 else LATENCY_TEXT + NOT_RUN
+
+
+SCALING_TEXT = """\
+## 3. Scaling
+
+**What.** As the cost part at QD 32, with 1, 2 and 4 vCPUs and as many fio
+jobs, one pinned to each vCPU, each doing 20000 I/Os (`--group_reporting`:
+the IOPS are the jobs' sum).  The null_blk has one submit queue, so every
+CPU shares one hardware queue and the scheduler's locks: contention shows
+as guest time.  icount: all vCPUs share one host thread, and guest time
+counts the instructions of all of them, so the figures are per-I/O cost
+with contention (spinning counts), not parallel speed-up.
+
+"""
+
+
+def scaling_section(res):
+    out = [SCALING_TEXT]
+    rows = []
+    for k in KERNELS:
+        if not res.has(k, "scaling"):
+            continue
+        for s in ("none", "floor", "mq-deadline", "kyber"):
+            cells = []
+            for n in CPUS:
+                v = res.values(k, "scaling", s, "cpus%d" % n, "iops")
+                r = res.ratios(k, "scaling", s, "cpus%d" % n)
+                cells.append("n/a" if not v else "%s, %s×" % (spread(v, f_iops), f_ratio(med(r))))
+            rows.append([KLABEL[k], sched_label(k, s)] + cells)
+    if rows:
+        out.append("icount IOPS (median (min–max)), ratio to none with the same vCPUs:\n\n")
+        out.append(table(["kernel", "scheduler"] + ["%d vCPU%s" % (n, "s" if n > 1 else "")
+                                                    for n in CPUS], rows) + "\n")
+    return "".join(out) if len(out) > 1 else SCALING_TEXT + NOT_RUN
+
+
+def jobs_section(res):
+    out = ["## fio jobs and devices\n\nAs the VM ran them (`scripts/bench-vm.sh`):\n\n"]
+    for part in ("cost", "latency", "scaling"):
+        names = {}     # text -> the names it was used under
+        for (k, p, name), v in sorted(res.facts.items()):
+            if p == part and (name.startswith("fio-") or name in ("null_blk", "vm-dirty")):
+                names.setdefault(v, [])
+                if name.replace("fio-", "") not in names[v]:
+                    names[v].append(name.replace("fio-", ""))
+        for v, used in names.items():
+            out.append("- %s, %s: `%s`\n" % (part, ", ".join(used), v))
+    return "".join(out) + "\n"
+
+
+HOWTO = """\
+# Benchmarks
+
+Measured, not claimed.  This page is written by `make bench`
+(`scripts/bench.sh`) from the figures of one run; do not edit it by hand
+(its fixed text is in `scripts/bench-report.py`).
+
+## How to run it
+
+    make bench                          # builds (incremental), 3 repetitions, this page
+    scripts/bench.sh -B -r 1 -p cost    # development: no builds, one part, once
+    scripts/bench-report.py build/bench/results.tsv   # this page again from the figures
+
+`make bench` builds the series kernel (`build/obj-m`, Kyber=m, from
+`build/linux`) and a pristine 6.12.y kernel (`build/obj-upstream`, from a
+worktree `build/upstream` at the tag the base tree starts from; in it
+"Kyber" is upstream Kyber), both with the VM configuration, and the
+floor elevator against each.  Then each part boots each kernel in the
+test VM (`selftests/vm-run.sh`, every VM in its own `build/vm-bench-*`)
+and runs `scripts/bench-vm.sh` inside.  It never fails on a number, only
+when a build, a VM or a tool fails.  It takes about half an hour on this
+2-core machine with the kernels built; the latency part runs in real
+time and takes the longest (the time of each part in this run is below).
+Options of `scripts/bench.sh`: `-p cost,latency,scaling` picks parts,
+`-r N` repetitions, `-k series,upstream` kernels, `-B` skips the builds,
+`-a` keeps the figures of parts not run now, `-d DIR` writes the page
+elsewhere.
+
+"""
+
+
+# ---- the plot -------------------------------------------------------------
+
+def write_plot(res, png):
+    tmp = tempfile.mkdtemp(prefix="bench-plot.")
+
+    def dat(name, rows):
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            for r in rows:
+                f.write(" ".join(r) + "\n")
+        return path
+
+    def trio(vals, scale=1.0):
+        if not vals:
+            return ["NaN"] * 3
+        return ["%g" % (x * scale) for x in (med(vals), min(vals), max(vals))]
+
+    def ratio(k, s, n):
+        r = res.ratios(k, "scaling", s, "cpus%d" % n)
+        return "%g" % med(r) if r else "NaN"
+
+    cost = dat("cost.dat", [['"%s"' % s] + trio(res.ratios("series", "cost", s, "qd32"))
+                            + trio(res.ratios("upstream", "cost", s, "qd32"))
+                            for s in SCHEDS if s != "none"])
+    lat = dat("lat.dat", [['"%s"' % s]
+                          + trio(res.values("series", "latency", s, "direct", "read_p99"), 1e-6)
+                          + trio(res.values("upstream", "latency", s, "direct", "read_p99"), 1e-6)
+                          for s in ("none", "kyber", "mq-deadline", "bfq")])
+    scal = dat("scaling.dat", [[str(n)] + [ratio(k, s, n) for k in KERNELS
+                                           for s in ("floor", "mq-deadline", "kyber")]
+                               for n in CPUS])
+    target = float(res.fact("series", "latency", "kyber-read_lat_nsec", DEFAULT_READ_LAT)) / 1e6
+    up = "upstream " + res.fact("upstream", "all", "source", "").split(" ")[0]
+    have = {part: any(res.has(k, part) for k in KERNELS) for part in ("cost", "latency", "scaling")}
+    empty = """\
+set label 1 "not measured" at graph 0.5, graph 0.5 center
+set xrange [0:1]
+set yrange [0:1]
+plot NaN notitle
+unset label 1
+set xrange [*:*]
+"""
+    gp = """\
+set terminal pngcairo noenhanced size 1500,520 font "sans,10"
+set output "{png}"
+set datafile missing "NaN"
+set multiplot layout 1,3
+set style data histogram
+set style histogram errorbars gap 2 lw 1
+set style fill solid 0.7 border -1
+set grid ytics
+set key top right
+set title "CPU cost: icount IOPS / none (QD 32, 1 vCPU)\\nhigher is cheaper; bars: median, whiskers: min-max"
+set yrange [0:1.05]
+set ytics 0.1
+""".format(png=png)
+    gp += empty if not have["cost"] else """\
+plot "{cost}" using 2:3:4:xtic(1) title "this series" lc rgb "#1f77b4", \\
+     "" using 5:6:7 title "{up}" lc rgb "#ff7f0e"
+""".format(cost=cost, up=up)
+    gp += """\
+set title "Read p99 beside a direct write flood\\nsaturated null_blk (2 tags, 1 ms), log scale"
+set ytics auto
+set ylabel "ms"
+"""
+    gp += empty if not have["latency"] else """\
+set logscale y
+set yrange [1:*]
+plot "{lat}" using 2:3:4:xtic(1) title "this series" lc rgb "#1f77b4", \\
+     "" using 5:6:7 title "{up}" lc rgb "#ff7f0e", \\
+     {limit} with lines dt 2 lc rgb "black" title "{factor}x read_lat_nsec"
+unset logscale y
+""".format(lat=lat, up=up, limit=TARGET_P99 * target, factor=TARGET_P99)
+    gp += """\
+unset ylabel
+set style data linespoints
+set title "Scaling: icount IOPS / none, one hardware queue\\nsolid: this series, dashed: {up}"
+set xlabel "vCPUs (one fio job each, QD 32)"
+set ytics 0.1
+set yrange [0.5:1.05]
+set key bottom left
+""".format(up=up)
+    gp += empty if not have["scaling"] else """\
+set xrange [0.8:4.2]
+set xtics (1, 2, 4)
+plot "{scal}" using 1:2 title "floor" lc rgb "#2ca02c" lw 2 pt 7, \\
+     "" using 1:3 title "mq-deadline" lc rgb "#9467bd" lw 2 pt 7, \\
+     "" using 1:4 title "Kyber" lc rgb "#1f77b4" lw 2 pt 7, \\
+     "" using 1:5 notitle lc rgb "#2ca02c" lw 2 dt 2 pt 6, \\
+     "" using 1:6 notitle lc rgb "#9467bd" lw 2 dt 2 pt 6, \\
+     "" using 1:7 title "upstream Kyber" lc rgb "#ff7f0e" lw 2 dt 2 pt 6
+""".format(scal=scal)
+    gp += "unset multiplot\n"
+    script = os.path.join(tmp, "plot.gp")
+    with open(script, "w") as f:
+        f.write(gp)
+    r = subprocess.run(["gnuplot", script], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("gnuplot failed (%s):\n%s" % (script, r.stderr))
+    for name in os.listdir(tmp):
+        os.unlink(os.path.join(tmp, name))
+    os.rmdir(tmp)
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        usage="%(prog)s [-o DIR] RESULTS.TSV",
+        description="Write benchmarks.md and benchmarks.png (to DIR, default "
+                    "Documentation/ of this project) from the figures of scripts/bench.sh.")
+    ap.add_argument("tsv", help="build/bench/results.tsv")
+    ap.add_argument("-o", dest="dir", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "Documentation"))
+    args = ap.parse_args()
+    res = Results(args.tsv)
+    os.makedirs(args.dir, exist_ok=True)
+    png = os.path.join(args.dir, "benchmarks.png")
+    write_plot(res, png)
+    page = (HOWTO + header(res, args.tsv) + "\n" + targets(res) + "\n" +
+            "![cost, read p99 under a write flood, scaling](benchmarks.png)\n\n" +
+            cost_section(res) + latency_section(res) + scaling_section(res) +
+            jobs_section(res))
+    with open(os.path.join(args.dir, "benchmarks.md"), "w") as f:
+        f.write(page)
+
+
+if __name__ == "__main__":
+    main()
