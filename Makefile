@@ -1,9 +1,11 @@
 # The project's commands; each target calls one script.  See README.md.
-.PHONY: help demo check base apply export build vm clean
+.PHONY: help demo check bench base apply export build vm clean
 
 help:
 	@echo "make demo    build the series kernel and boot it in QEMU (the main job)"
 	@echo "make check   every check and test; ends with 'N passed, N failed'"
+	@echo "make bench   measure the series' Kyber beside upstream 6.12 and the other"
+	@echo "             schedulers (about 30 min); writes Documentation/benchmarks.md"
 	@echo "make base    make the base tree in build/linux"
 	@echo "make apply   apply patches/ onto the base (branch 'series')"
 	@echo "make export  write branch 'series' back to patches/ and series"
@@ -15,6 +17,9 @@ demo:
 
 check:
 	scripts/check.sh
+
+bench:
+	scripts/bench.sh
 
 base:
 	scripts/base-tree.sh

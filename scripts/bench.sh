@@ -1,0 +1,188 @@
+#!/bin/bash
+# make bench: the series' Kyber beside upstream Kyber and the other
+# schedulers, measured in the VM; raw figures to build/bench, the page to
+# Documentation/benchmarks.md.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [-p PARTS] [-r REPS] [-k KERNELS] [-B] [-a] [-o DIR] [-d DIR]
+
+Measures the series kernel ($BUILD/obj-m, Kyber=m) and a pristine
+6.12.y kernel ($BUILD/obj-upstream, from the worktree $BUILD/upstream at
+the tag the base tree starts from) in the same harness: each boots under
+QEMU (selftests/vm-run.sh) and runs scripts/bench-vm.sh on null_blk.
+  cost     CPU per I/O: 4 KiB random reads, QD 1 and 32, fixed I/O count,
+           1 vCPU under -icount; none, floor, mq-deadline, kyber, bfq
+  latency  QD1 read latency beside a direct and a buffered write flood on
+           a saturated null_blk, real time, 2 vCPUs; none, kyber,
+           mq-deadline, bfq; the series' Kyber also with read_lat_nsec
+           1, 2 and 5 ms
+  scaling  as cost at QD32 with 1, 2 and 4 vCPUs each running a job, all
+           on one hardware queue; none, floor, mq-deadline, kyber
+Builds both kernels first (incremental; -B: not) and the floor elevator
+(selftests/floor-iosched) against each.  One row per figure goes to
+DIR/results.tsv (default $BUILD/bench), then scripts/bench-report.py
+writes benchmarks.md and benchmarks.png to $TOP/Documentation (-d: to
+another directory).  A number never fails the run; a build, a VM or a
+tool that fails does.  The full run takes about 30 minutes here.
+  -p  parts, comma separated (default cost,latency,scaling)
+  -r  repetitions (default 3)
+  -k  kernels, comma separated (default series,upstream)
+  -B  do not build the kernels, use them as they are
+  -a  keep the earlier figures of the parts and kernels not run now
+EOT
+}
+
+parts=cost,latency,scaling reps=3 kernels=series,upstream build=1 keep="" out=$BUILD/bench
+doc=$TOP/Documentation
+[ "${1-}" = --help ] && { usage; exit 0; }
+while getopts p:r:k:Bao:d:h opt; do
+	case $opt in
+	p) parts=$OPTARG ;;
+	r) reps=$OPTARG ;;
+	k) kernels=$OPTARG ;;
+	B) build="" ;;
+	a) keep=1 ;;
+	o) out=$OPTARG ;;
+	d) doc=$OPTARG ;;
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# = 0 ] || { usage >&2; die "unexpected argument: $1"; }
+case $reps in ""|0|*[!0-9]*) die "-r takes a number of repetitions" ;; esac
+parts=${parts//,/ } kernels=${kernels//,/ }
+for p in $parts; do
+	case $p in cost|latency|scaling) ;; *) die "unknown part '$p' (cost, latency, scaling)" ;; esac
+done
+for k in $kernels; do
+	case $k in series|upstream) ;; *) die "unknown kernel '$k' (series, upstream)" ;; esac
+done
+
+need_base
+need_group vm bench
+out=$(realpath -m "$out")
+mkdir -p "$out/logs"
+up_tag=$(git -C "$KSRC" describe --tags --abbrev=0 --match 'v6.*' "$BASE_TAG^") ||
+	die "no v6.* tag below '$BASE_TAG' in $KSRC"
+upstream=$BUILD/upstream
+
+objdir() { case $1 in series) echo "$BUILD/obj-m" ;; upstream) echo "$BUILD/obj-upstream" ;; esac; }
+
+# ---- kernels and the floor elevator ------------------------------------
+
+if [ ! -d "$upstream" ]; then
+	[ -n "$build" ] || die "no $upstream; run without -B to make it"
+	info "making the worktree $upstream at $up_tag"
+	git -C "$KSRC" worktree add --detach "$upstream" "$up_tag" >/dev/null 2>&1 ||
+		die "cannot add the worktree $upstream"
+fi
+[ "$(git -C "$upstream" rev-parse HEAD)" = "$(git -C "$KSRC" rev-parse "$up_tag^{commit}")" ] ||
+	die "$upstream is not at $up_tag; remove it (git -C $KSRC worktree remove $upstream)"
+
+for k in $kernels; do
+	obj=$(objdir "$k")
+	if [ -n "$build" ]; then
+		info "$k: building the kernel in $obj (log: $out/logs/build-$k.log)"
+		if [ "$k" = series ]; then
+			set -- -k m
+		else
+			set -- -s "$upstream" -o "$obj"
+		fi
+		"$TOP/scripts/build.sh" "$@" > "$out/logs/build-$k.log" 2>&1 || {
+			tail -n 20 "$out/logs/build-$k.log" >&2; die "$k: kernel build failed"; }
+	fi
+	[ -f "$obj/arch/x86/boot/bzImage" ] || die "$k: no kernel in $obj; run without -B"
+	floor=$BUILD/floor-${obj##*/}
+	mkdir -p "$floor"
+	for f in Kbuild floor-iosched.c; do
+		cmp -s "$TOP/selftests/floor-iosched/$f" "$floor/$f" ||
+			cp "$TOP/selftests/floor-iosched/$f" "$floor/$f"
+	done
+	make -s -C "$obj" M="$floor" ARCH=x86_64 CC="ccache gcc" modules \
+		> "$out/logs/floor-$k.log" 2>&1 || {
+		cat "$out/logs/floor-$k.log" >&2; die "$k: the floor elevator does not build"; }
+done
+
+# ---- measuring ---------------------------------------------------------
+
+tsv=$out/results.tsv new=$out/results.tsv.new
+printf 'kernel\tpart\tscheduler\tparameter\trep\tmetric\tvalue\n' > "$new"
+row() {	# row KERNEL PART METRIC VALUE: a fact about the run, not a figure
+	printf '%s\t%s\t-\t-\t0\t%s\t%s\n' "$@" >> "$new"
+}
+row host all date "$(date -u '+%Y-%m-%d %H:%M UTC')"
+row host all nproc "$(nproc)"
+row host all cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+row host all qemu "$(qemu-system-x86_64 --version | head -n 1)"
+row host all reps "$reps"
+for k in $kernels; do
+	obj=$(objdir "$k")
+	src=$KSRC
+	[ "$k" = series ] || src=$upstream
+	row "$k" all release "$(cat "$obj/include/config/kernel.release")"
+	row "$k" all source "$(git -C "$src" describe --tags --always --dirty 2>/dev/null) ($(git -C "$src" log -1 --format=%s))"
+	row "$k" all config "tinyconfig + kvm_guest.config + scripts/kconfig/vm.config, $(grep '^CONFIG_MQ_IOSCHED_KYBER=' "$obj/.config")"
+done
+
+# vm KERNEL PART TAG VCPUS ICOUNT SECONDS ARGS...: boot KERNEL and run
+# bench-vm.sh ARGS PART in it; its figures are appended to the results.
+vm() {
+	local k=$1 part=$2 tag=$3 cpus=$4 icount=$5 limit=$6 obj w rc=0
+
+	shift 6
+	obj=$(objdir "$k")
+	w=$BUILD/vm-bench-$k-$tag
+	info "$k: $tag ($cpus vCPU${icount:+, icount}; VM files in $w)"
+	# shellcheck disable=SC2086
+	"$TOP/selftests/vm-run.sh" -q $icount -c "$cpus" -o "$obj" -w "$w" -t "$limit" -- \
+		bash "$TOP/scripts/bench-vm.sh" "$@" "$part" > "$out/logs/vm-$k-$tag.log" 2>&1 || rc=$?
+	if [ "$rc" != 0 ]; then
+		cat "$out/logs/vm-$k-$tag.log" >&2
+		tail -n 15 "$w/xfer/output" 2>/dev/null >&2
+		die "$k: $tag: the VM failed (exit $rc); see $w/console.log and $w/xfer/output"
+	fi
+	grep -q "^BENCH	$part	" "$w/xfer/output" || die "$k: $tag: no figures; see $w/xfer/output"
+	grep "^BENCH	" "$w/xfer/output" | sed "s/^BENCH/$k/" >> "$new"
+}
+
+declare -A elapsed
+for p in $parts; do
+	for k in $kernels; do
+		t0=$SECONDS
+		floor=$BUILD/floor-$(basename "$(objdir "$k")")/floor-iosched.ko
+		case $p in
+		cost)
+			vm "$k" cost cost 1 -i $((300 + reps * 400)) -r "$reps" -f "$floor" \
+				-s "none floor mq-deadline kyber bfq" ;;
+		latency)
+			knob=""
+			[ "$k" != series ] || knob=-K
+			vm "$k" latency latency 2 "" $((300 + reps * 600)) -r "$reps" $knob \
+				-s "none kyber mq-deadline bfq" ;;
+		scaling)
+			for n in 1 2 4; do
+				vm "$k" scaling "scaling-cpus$n" "$n" -i $((300 + reps * n * 200)) \
+					-r "$reps" -f "$floor" -n "$n" -s "none floor mq-deadline kyber"
+			done ;;
+		esac
+		elapsed[$p]=$((${elapsed[$p]:-0} + SECONDS - t0))
+		row "$k" "$p" elapsed_s $((SECONDS - t0))
+	done
+	info "$p: $((elapsed[$p] / 60)) min $((elapsed[$p] % 60)) s"
+done
+
+# -a: the earlier figures of the (kernel, part) pairs not measured now.
+if [ -n "$keep" ] && [ -f "$tsv" ]; then
+	awk -F'\t' -v parts=" $parts all " -v kernels=" $kernels host " \
+		'NR > 1 && !(index(parts, " " $2 " ") && index(kernels, " " $1 " "))' \
+		"$tsv" >> "$new"
+fi
+mv "$new" "$tsv"
+info "figures: $tsv"
+python3 "$TOP/scripts/bench-report.py" -o "$doc" "$tsv" ||
+	die "the report generator failed"
+info "page: $doc/benchmarks.md, plot: $doc/benchmarks.png; total $((SECONDS / 60)) min $((SECONDS % 60)) s"
