@@ -117,7 +117,8 @@ for line in open(os.path.join(tmp, "runs")):
                 v = job[rw]["iops"]
             else:
                 v = job[rw]["clat_ns"]["percentile"]["%.6f" % float(what[1:])]
-        print("BENCH\t%s\t%s\t%s\t%s\t%s\t%.1f" % (part, sched, param, rep, metric, v))
+        v = "%d" % v if isinstance(v, int) else "%.1f" % v
+        print("BENCH\t%s\t%s\t%s\t%s\t%s\t%s" % (part, sched, param, rep, metric, v))
 EOT
 }
 
