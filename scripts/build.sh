@@ -5,24 +5,29 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-k y|m] [-o OBJDIR] [-s SRCDIR] [-C] [--] [make targets or variables...]
+usage: ${0##*/} [-k y|m] [-d] [-o OBJDIR] [-s SRCDIR] [-C] [--] [make targets or variables...]
 
 Configures tinyconfig + kvm_guest.config + scripts/kconfig/vm.config with
 CONFIG_MQ_IOSCHED_KYBER=y or =m (-k, default m) and builds it with W=1
 and ccache in OBJDIR (default $BUILD/obj-KYBER).  The .config is only
 rewritten when it changes, so rebuilds are incremental.  stderr of the
 build is kept in OBJDIR/build.log.
+  -d   the debug kernel of make stress: scripts/kconfig/debug.config
+       (KASAN, lockdep, hung-task and soft-lockup detection, null_blk
+       fault injection, ...) on top; OBJDIR defaults to $BUILD/obj-debug
+       (Kyber =m) or $BUILD/obj-debug-y (-k y)
   -s   build the kernel tree in SRCDIR instead of $KSRC (say, a
        pristine 6.12.y worktree to compare with)
   -C   also run sparse on the files rebuilt (C=1)
 EOT
 }
 
-kyber=m obj="" sparse=""
+kyber=m obj="" sparse="" debug=""
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts k:o:s:Ch opt; do
+while getopts k:do:s:Ch opt; do
 	case $opt in
 	k) kyber=$OPTARG ;;
+	d) debug=1 ;;
 	o) obj=$OPTARG ;;
 	s) KSRC=$OPTARG ;;
 	C) sparse=C=1 ;;
@@ -32,7 +37,13 @@ while getopts k:o:s:Ch opt; do
 done
 shift $((OPTIND - 1))
 case $kyber in y|m) ;; *) die "-k takes y or m, not '$kyber'" ;; esac
-obj=$(realpath -m "${obj:-$BUILD/obj-$kyber}")
+if [ -n "$debug" ]; then
+	defobj=$BUILD/obj-debug
+	[ "$kyber" = m ] || defobj=$defobj-$kyber
+else
+	defobj=$BUILD/obj-$kyber
+fi
+obj=$(realpath -m "${obj:-$defobj}")
 KSRC=$(realpath -m "$KSRC")
 
 need_group build
@@ -52,13 +63,22 @@ want=$obj/.config.fragments
 cat "$KSRC/kernel/configs/tiny-base.config" "$KSRC/kernel/configs/tiny.config" \
     "$KSRC/arch/x86/configs/tiny.config" "$KSRC/kernel/configs/kvm_guest.config" \
     "$TOP/scripts/kconfig/vm.config" > "$want"
+[ -z "$debug" ] || cat "$TOP/scripts/kconfig/debug.config" >> "$want"
 echo "CONFIG_MQ_IOSCHED_KYBER=$kyber" >> "$want"
 KCONFIG_ALLCONFIG=$want KCONFIG_CONFIG=.config.new kmake allnoconfig >/dev/null
 
 # Every symbol we ask for must be there; Kyber's only once a patch adds it.
-missing=$(grep -E '^CONFIG_[A-Z0-9_]+=[ym]' "$TOP/scripts/kconfig/vm.config" |
-	while read -r line; do
-		grep -qx "$line" "$obj/.config.new" || echo "$line"
+# debug.config also sets values and turns symbols off: those must stick too.
+missing=$({
+	grep -E '^CONFIG_[A-Z0-9_]+=[ym]' "$TOP/scripts/kconfig/vm.config"
+	[ -z "$debug" ] || grep -E '^CONFIG_[A-Z0-9_]+=|^# CONFIG_[A-Z0-9_]+ is not set$' \
+		"$TOP/scripts/kconfig/debug.config"
+	} | while read -r line; do
+		case $line in
+		"# "*) sym=${line#"# "}; sym=${sym%% *}
+			! grep -q "^$sym=" "$obj/.config.new" || echo "$line" ;;
+		*) grep -qx "$line" "$obj/.config.new" || echo "$line" ;;
+		esac
 	done)
 [ -z "$missing" ] || die "symbols lost by kconfig (missing dependency?): $missing"
 if grep -q '^config MQ_IOSCHED_KYBER$' "$KSRC/block/Kconfig.iosched"; then
