@@ -5,7 +5,7 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-r REPS] [-s SCHEDS] [-f FLOOR.KO] [-n JOBS] [-K] [--] cost|latency|scaling
+usage: ${0##*/} [-r REPS] [-s SCHEDS] [-f FLOOR.KO] [-N NOPRIO.KO] [-n JOBS] [-K] [-C] [--] cost|latency|scaling|prio
 
 Runs inside the benchmark VM, as root; prints lines
   BENCH<tab>PART<tab>SCHEDULER<tab>PARAMETER<tab>REP<tab>METRIC<tab>VALUE
@@ -18,24 +18,37 @@ figures were taken with (kernel release, fio command lines, devices).
            each request after 1 ms: read p50/p99/p99.9, read and write
            IOPS; first the flood alone, to show the device saturated
   scaling  as cost at QD32, with JOBS fio jobs (-n, one per vCPU)
+  prio     I/O priority classes under Kyber, on the saturated null_blk of
+           latency with nr_requests 64: a QD1 reader alone; beside a QD64
+           direct write flood and a QD64 direct read flood, each as
+           best-effort and as idle class; a QD1 reader as best-effort and
+           as real-time beside a QD8 best-effort reader.  Reader
+           p50/p99/IOPS, the others' IOPS.  With -C instead: as cost at
+           QD32 (meant for -icount), to set Kyber beside kyber-noprio
   -r   repetitions (default 3); schedulers are interleaved in each
   -s   schedulers, space separated (default: none floor mq-deadline
-       kyber bfq; "floor" needs -f)
+       kyber bfq; "floor" needs -f, "kyber-noprio" -N; prio without -C
+       uses kyber)
   -f   the floor elevator module to insmod (absolute path)
+  -N   the Kyber without priority support module to insmod (absolute
+       path; its elevator is "kyber-noprio")
   -n   fio jobs for scaling (default 1)
   -K   latency: also Kyber with read_lat_nsec 1, 2 and 5 ms
+  -C   prio: the cost of priority support, not the behaviour
 EOT
 }
 
-reps=3 scheds="none floor mq-deadline kyber bfq" floor="" jobs=1 knob=""
+reps=3 scheds="none floor mq-deadline kyber bfq" floor="" noprio="" jobs=1 knob="" pcost=""
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts r:s:f:n:Kh opt; do
+while getopts r:s:f:N:n:KCh opt; do
 	case $opt in
 	r) reps=$OPTARG ;;
 	s) scheds=$OPTARG ;;
 	f) floor=$OPTARG ;;
+	N) noprio=$OPTARG ;;
 	n) jobs=$OPTARG ;;
 	K) knob=1 ;;
+	C) pcost=1 ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -43,7 +56,7 @@ done
 shift $((OPTIND - 1))
 [ $# = 1 ] || { usage >&2; echo "${0##*/}: name one part" >&2; exit 2; }
 part=$1
-case $part in cost|latency|scaling) ;; *) echo "${0##*/}: unknown part: $part" >&2; exit 2 ;; esac
+case $part in cost|latency|scaling|prio) ;; *) echo "${0##*/}: unknown part: $part" >&2; exit 2 ;; esac
 case $reps$jobs in *[!0-9]*|"") echo "${0##*/}: -r and -n take numbers" >&2; exit 2 ;; esac
 [ "$(id -u)" = 0 ] || { echo "${0##*/}: must run as root (in the VM)" >&2; exit 2; }
 
@@ -90,11 +103,14 @@ def dev_rate(path, ramp, secs):
     rows = [tuple(map(float, l.split())) for l in open(path)]
     moved = next(i for i in range(1, len(rows)) if rows[i][1] > rows[0][1])
     start = (rows[moved - 1][0] + rows[moved][0]) / 2 + ramp
+    if rows[-1][1] != rows[-2][1]:
+        sys.exit("%s: the device still wrote when sampling stopped" % path)
     def at(t):	# writes done at time t, linear between samples
         for (t0, w0), (t1, w1) in zip(rows, rows[1:]):
             if t0 <= t <= t1:
                 return w0 + (w1 - w0) * (t - t0) / (t1 - t0)
-        sys.exit("%s: the samples end before the measured window" % path)
+        # After the last sample: fio had stopped writing (checked above).
+        return rows[-1][1]
     return (at(start + secs) - at(start)) / secs
 
 for line in open(os.path.join(tmp, "runs")):
@@ -136,6 +152,9 @@ load_scheds() {	# load_scheds DEV: make every scheduler of $scheds available
 		floor) [ -n "$floor" ] || fail "floor needs -f FLOOR.KO"
 			grep -q '^floor_iosched ' /proc/modules || insmod "$floor" ||
 				fail "cannot insmod $floor" ;;
+		kyber-noprio) [ -n "$noprio" ] || fail "kyber-noprio needs -N NOPRIO.KO"
+			grep -q '^kyber_noprio ' /proc/modules || insmod "$noprio" ||
+				fail "cannot insmod $noprio" ;;
 		kyber) modprobe kyber-iosched 2> /dev/null || true ;;
 		*) modprobe "$s-iosched" 2> /dev/null || true ;;
 		esac
@@ -144,7 +163,11 @@ load_scheds() {	# load_scheds DEV: make every scheduler of $scheds available
 }
 
 meta uname "$(uname -r)"
-meta "vcpus$([ "$part" != scaling ] || echo "-cpus$jobs")" "$(nproc)"
+case $part in
+scaling) meta "vcpus-cpus$jobs" "$(nproc)" ;;
+prio) meta "vcpus${pcost:+-cost}" "$(nproc)" ;;
+*) meta vcpus "$(nproc)" ;;
+esac
 
 # ---- cost and scaling: fixed I/O count on an instant null_blk ----------
 
@@ -154,7 +177,7 @@ cost() {
 
 	modprobe null_blk nr_devices=1 queue_mode=2 irqmode=0 memory_backed=0 \
 		gb=4 submit_queues=1 poll_queues=0 || fail "cannot load null_blk"
-	meta null_blk "nr_devices=1 queue_mode=2 irqmode=0 memory_backed=0 gb=4 submit_queues=1 poll_queues=0"
+	meta "null_blk${pcost:+-cost}" "nr_devices=1 queue_mode=2 irqmode=0 memory_backed=0 gb=4 submit_queues=1 poll_queues=0"
 	load_scheds nullb0
 	for rep in $(seq "$reps"); do
 		for s in $scheds; do
@@ -241,6 +264,9 @@ flood() {
 		done ;;
 	esac
 	run_fio "$s" "$param" "$rep" $RAMP "$secs" "$specs" "${args[@]}"
+	# One more sample after fio is done, so that the samples cover the
+	# measured window even if the sampler was starved near its end.
+	sleep 0.5
 	kill "$pid"
 	wait "$pid" 2> /dev/null || true
 }
@@ -298,10 +324,67 @@ latency() {
 	set_sched benchlat none
 }
 
+# ---- prio: I/O priority classes under Kyber ----------------------------
+
+# Beside the QD1 reader: a QD64 direct flood, or a QD8 best-effort reader.
+FLOOD="--name=flood --ioengine=libaio --direct=1 --bs=4k --iodepth=64"
+CROWD="--name=crowd --ioengine=libaio --direct=1 --rw=randread --bs=4k --iodepth=8"
+PRIO_NR=64		# nr_requests: requests wait in Kyber, not for a tag
+
+prio() {
+	local rep s param class specs load
+	local -a args
+
+	modprobe null_blk nr_devices=0 || fail "cannot load null_blk"
+	[ -d $CFS ] || fail "null_blk has no configfs"
+	make_nullb benchprio queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
+		memory_backed=0 irqmode=2 completion_nsec=$NSEC hw_queue_depth=$DEPTH
+	meta null_blk "configfs: queue_mode=2 submit_queues=1 poll_queues=0 size=1024 memory_backed=0 irqmode=2 completion_nsec=$NSEC hw_queue_depth=$DEPTH"
+	meta capacity-iops $((DEPTH * 1000000000 / NSEC))
+	load_scheds benchprio
+	for rep in $(seq "$reps"); do
+		for s in $scheds; do
+			for param in alone wflood-be wflood-idle rflood-be rflood-idle crowd-be crowd-rt; do
+				# A fresh instance each time, with room for requests.
+				set_sched benchprio none
+				set_sched benchprio "$s"
+				echo $PRIO_NR > /sys/block/benchprio/queue/nr_requests ||
+					fail "cannot set nr_requests"
+				[ "$(cat /sys/block/benchprio/queue/nr_requests)" = $PRIO_NR ] ||
+					fail "nr_requests $PRIO_NR did not take"
+				meta "$s-nr_requests" "$PRIO_NR, idle_depth $(cat \
+					"/sys/kernel/debug/block/benchprio/sched/idle_depth" 2> /dev/null || echo n/a)"
+				case $param in
+				*-be) class=2 ;; *-idle) class=3 ;; *-rt) class=1 ;;
+				esac
+				specs="reader/read_iops=read_iops reader/read_p50=read_p50 reader/read_p99=read_p99"
+				# The flood has the class and the reader is best-effort,
+				# or the reader has it beside a best-effort crowd.
+				case $param in
+				alone) load=$READER ;;
+				wflood-*) load="$FLOOD --rw=randwrite --prioclass=$class $READER"
+					specs="$specs flood/write_iops=flood_iops" ;;
+				rflood-*) load="$FLOOD --rw=randread --prioclass=$class $READER"
+					specs="$specs flood/read_iops=flood_iops" ;;
+				crowd-*) load="$CROWD $READER --prioclass=$class"
+					specs="$specs crowd/read_iops=crowd_iops" ;;
+				esac
+				# shellcheck disable=SC2206
+				args=(--filename=/dev/benchprio --time_based --runtime=$RUNTIME
+				      --ramp_time=$RAMP --percentile_list=50:99 $load)
+				meta "fio-$param" "fio ${args[*]}"
+				run_fio "$s" "$param" "$rep" $RAMP $RUNTIME "$specs" "${args[@]}"
+			done
+		done
+	done
+	set_sched benchprio none
+}
+
 case $part in
 cost) cost "1 32" 1 ;;
 scaling) cost 32 "$jobs" ;;
 latency) latency ;;
+prio) if [ -n "$pcost" ]; then cost 32 1; else prio; fi ;;
 esac
 figures
 rm -rf "$TMP"
