@@ -21,13 +21,20 @@ QEMU (selftests/vm-run.sh) and runs scripts/bench-vm.sh on null_blk.
            1, 2 and 5 ms
   scaling  as cost at QD32 with 1, 2 and 4 vCPUs each running a job, all
            on one hardware queue; none, floor, mq-deadline, kyber
-Builds both kernels first (incremental; -B: not) and the floor elevator
-(selftests/floor-iosched) against each.  One row per figure goes to
+  prio     the series kernel only: I/O priority classes.  As cost at QD32
+           for none, kyber and kyber-noprio (the series' Kyber before its
+           priority support); then, as latency, a QD1 reader alone, beside
+           a best-effort and an idle write flood and read flood, and as
+           best-effort and real-time beside a QD8 reader
+Builds both kernels first (incremental; -B: not), the floor elevator
+(selftests/floor-iosched) against each, and kyber-noprio against the
+series kernel ($BUILD/noprio-obj-m, from block/kyber-iosched.c of the
+series commit that adds Kyber).  One row per figure goes to
 DIR/results.tsv (default $BUILD/bench), then scripts/bench-report.py
 writes benchmarks.md and benchmarks.png to $TOP/Documentation (-d: to
 another directory).  A number never fails the run; a build, a VM or a
-tool that fails does.  The full run takes about 30 minutes here.
-  -p  parts, comma separated (default cost,latency,scaling)
+tool that fails does.  The full run takes about 35 minutes here.
+  -p  parts, comma separated (default cost,latency,scaling,prio)
   -r  repetitions (default 3)
   -k  kernels, comma separated (default series,upstream)
   -B  do not build the kernels, use them as they are
@@ -35,7 +42,7 @@ tool that fails does.  The full run takes about 30 minutes here.
 EOT
 }
 
-parts=cost,latency,scaling reps=3 kernels=series,upstream build=1 keep="" out=$BUILD/bench
+parts=cost,latency,scaling,prio reps=3 kernels=series,upstream build=1 keep="" out=$BUILD/bench
 doc=$TOP/Documentation
 [ "${1-}" = --help ] && { usage; exit 0; }
 while getopts p:r:k:Bao:d:h opt; do
@@ -56,7 +63,7 @@ shift $((OPTIND - 1))
 case $reps in ""|0|*[!0-9]*) die "-r takes a number of repetitions" ;; esac
 parts=${parts//,/ } kernels=${kernels//,/ }
 for p in $parts; do
-	case $p in cost|latency|scaling) ;; *) die "unknown part '$p' (cost, latency, scaling)" ;; esac
+	case $p in cost|latency|scaling|prio) ;; *) die "unknown part '$p' (cost, latency, scaling, prio)" ;; esac
 done
 for k in $kernels; do
 	case $k in series|upstream) ;; *) die "unknown kernel '$k' (series, upstream)" ;; esac
@@ -71,6 +78,13 @@ up_tag=$(git -C "$KSRC" describe --tags --abbrev=0 --match 'v6.*' "$BASE_TAG^") 
 upstream=$BUILD/upstream
 
 objdir() { case $1 in series) echo "$BUILD/obj-m" ;; upstream) echo "$BUILD/obj-upstream" ;; esac; }
+has() {	# has WORD LIST...: whether WORD is one of LIST
+	local w=$1
+
+	shift
+	case " $* " in *" $w "*) return 0 ;; esac
+	return 1
+}
 
 # ---- kernels and the floor elevator ------------------------------------
 
@@ -107,6 +121,44 @@ for k in $kernels; do
 		cat "$out/logs/floor-$k.log" >&2; die "$k: the floor elevator does not build"; }
 done
 
+# kyber-noprio: block/kyber-iosched.c as the series adds it, before the
+# patch that serves priority classes, built out of tree against the
+# series kernel under the elevator name kyber-noprio.  It defines the
+# same tracepoints as the in-tree module, which the kernel tolerates.
+noprio=$BUILD/noprio-obj-m noprio_commit=""
+if has prio "$parts" && has series "$kernels"; then
+	noprio_commit=$(git -C "$KSRC" log --format=%H \
+		--grep='^block: add the Kyber I/O scheduler$' "$BASE_TAG..$BRANCH")
+	case $noprio_commit in
+	""|*[!0-9a-f]*) die "no single commit 'block: add the Kyber I/O scheduler' in $BASE_TAG..$BRANCH" ;;
+	esac
+	mkdir -p "$noprio"
+	cat > "$noprio/Kbuild.new" <<'EOT'
+# Out of tree: make -C <kernel objects> M=$PWD modules
+ccflags-y := -I$(srctree)/block
+obj-m := kyber-noprio.o
+EOT
+	git -C "$KSRC" show "$noprio_commit:block/kyber-iosched.c" |
+		sed -e "1a /* scripts/bench.sh: block/kyber-iosched.c at ${noprio_commit:0:12}, as kyber-noprio */" \
+		    -e 's/^\(\t\.elevator_name = \)"kyber",$/\1"kyber-noprio",/' \
+		    -e 's/^MODULE_DESCRIPTION("Kyber I\/O scheduler");$/MODULE_DESCRIPTION("Kyber I\/O scheduler without I\/O priorities");/' \
+		> "$noprio/kyber-noprio.c.new"
+	[ "$(grep -c '"kyber-noprio"' "$noprio/kyber-noprio.c.new")" = 1 ] ||
+		die "kyber-noprio: the elevator name was not changed (block/kyber-iosched.c at $noprio_commit)"
+	! grep -q -E 'MODULE_ALIAS|elevator_alias|"kyber"' "$noprio/kyber-noprio.c.new" ||
+		die "kyber-noprio: still claims \"kyber\" (block/kyber-iosched.c at $noprio_commit)"
+	for f in Kbuild kyber-noprio.c; do
+		if cmp -s "$noprio/$f.new" "$noprio/$f"; then
+			rm "$noprio/$f.new"
+		else
+			mv "$noprio/$f.new" "$noprio/$f"
+		fi
+	done
+	make -s -C "$(objdir series)" M="$noprio" ARCH=x86_64 CC="ccache gcc" modules \
+		> "$out/logs/noprio-series.log" 2>&1 || {
+		cat "$out/logs/noprio-series.log" >&2; die "series: kyber-noprio does not build"; }
+fi
+
 # ---- measuring ---------------------------------------------------------
 
 tsv=$out/results.tsv new=$out/results.tsv.new
@@ -127,6 +179,8 @@ for k in $kernels; do
 	row "$k" all source "$(git -C "$src" describe --tags --always --dirty 2>/dev/null) ($(git -C "$src" log -1 --format=%s))"
 	row "$k" all config "tinyconfig + kvm_guest.config + scripts/kconfig/vm.config, $(grep '^CONFIG_MQ_IOSCHED_KYBER=' "$obj/.config")"
 done
+[ -z "$noprio_commit" ] || row series prio noprio-source \
+	"block/kyber-iosched.c at $(git -C "$KSRC" log -1 --format='%h (%s)' "$noprio_commit")"
 
 # vm KERNEL PART TAG VCPUS ICOUNT SECONDS ARGS...: boot KERNEL and run
 # bench-vm.sh ARGS PART in it; its figures are appended to the results.
@@ -152,6 +206,10 @@ vm() {
 declare -A elapsed
 for p in $parts; do
 	for k in $kernels; do
+		if [ "$p" = prio ] && [ "$k" != series ]; then
+			info "$k: prio is measured on the series kernel only"
+			continue
+		fi
 		t0=$SECONDS
 		floor=$BUILD/floor-$(basename "$(objdir "$k")")/floor-iosched.ko
 		case $p in
@@ -168,11 +226,15 @@ for p in $parts; do
 				vm "$k" scaling "scaling-cpus$n" "$n" -i $((300 + reps * n * 200)) \
 					-r "$reps" -f "$floor" -n "$n" -s "none floor mq-deadline kyber"
 			done ;;
+		prio)
+			vm "$k" prio prio-cost 1 -i $((300 + reps * 150)) -r "$reps" -C \
+				-N "$noprio/kyber-noprio.ko" -s "none kyber-noprio kyber"
+			vm "$k" prio prio 2 "" $((300 + reps * 200)) -r "$reps" -s kyber ;;
 		esac
 		elapsed[$p]=$((${elapsed[$p]:-0} + SECONDS - t0))
 		row "$k" "$p" elapsed_s $((SECONDS - t0))
 	done
-	info "$p: $((elapsed[$p] / 60)) min $((elapsed[$p] % 60)) s"
+	info "$p: $((${elapsed[$p]:-0} / 60)) min $((${elapsed[$p]:-0} % 60)) s"
 done
 
 # -a: the earlier figures of the (kernel, part) pairs not measured now.
