@@ -10,19 +10,39 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 KERNELS = ("series", "upstream")
 KLABEL = {"series": "this series", "upstream": "upstream"}
 SCHEDS = ("none", "floor", "mq-deadline", "kyber", "bfq")
 COST_QDS = ("qd1", "qd32")
+PARTS = ("cost", "latency", "scaling", "prio")
 CPUS = (1, 2, 4)
 TARGET_RATIO = 0.85         # Kyber's IOPS relative to none, at least
 TARGET_FLOOR_SHARE = 0.5    # its cost above the floor, at most this share of upstream's
 TARGET_P99 = 1.25           # read p99, at most this times read_lat_nsec
 DEFAULT_READ_LAT = 2000000  # Kyber's default read_lat_nsec
+PRIO_PLOT = (("alone", "alone"), ("wflood-be", "w-flood BE"), ("wflood-idle", "w-flood idle"),
+             ("rflood-be", "r-flood BE"), ("rflood-idle", "r-flood idle"),
+             ("crowd-be", "BE by QD8"), ("crowd-rt", "RT by QD8"))
+ICOUNT_NOISE = 0.001        # icount repetitions agree within this, at least
+PRIO_NEAR = (2, 1e6)        # "near alone": p99 within 2x alone + 1 ms, as ionice.sh
+# The prio part's behaviour scenarios: (param, what runs, reader's class,
+# the other job's class, its IOPS metric).
+PRIO_SCENARIOS = (
+    ("alone", "reader alone", "BE", "", ""),
+    ("wflood-be", "beside a QD 64 write flood", "BE", "BE", "flood_iops"),
+    ("wflood-idle", "beside a QD 64 write flood", "BE", "**idle**", "flood_iops"),
+    ("rflood-be", "beside a QD 64 read flood", "BE", "BE", "flood_iops"),
+    ("rflood-idle", "beside a QD 64 read flood", "BE", "**idle**", "flood_iops"),
+    ("crowd-be", "beside a QD 8 reader", "BE", "BE", "crowd_iops"),
+    ("crowd-rt", "beside a QD 8 reader", "**RT**", "BE", "crowd_iops"),
+)
 
 
 def sched_label(kernel, sched):
+    if sched == "kyber-noprio":
+        return "Kyber without priority support"
     if sched == "kyber":
         return "**Kyber (this series)**" if kernel == "series" else "upstream Kyber"
     return {"bfq": "BFQ"}.get(sched, sched)
@@ -88,6 +108,15 @@ def f_ms(ns):
     return "%.2f" % (ns / 1e6) if ns < 1e7 else "%.1f" % (ns / 1e6)
 
 
+def para(text, bullet=False):
+    """A paragraph (or a list item) of generated text, wrapped."""
+    text = " ".join(text.split())
+    if bullet:
+        return textwrap.fill(text, 72, initial_indent="- ", subsequent_indent="  ",
+                             break_long_words=False, break_on_hyphens=False) + "\n"
+    return textwrap.fill(text, 72, break_long_words=False, break_on_hyphens=False) + "\n\n"
+
+
 def table(head, rows):
     out = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     out += ["| " + " | ".join(r) + " |" for r in rows]
@@ -123,13 +152,13 @@ def header(res, tsv):
             continue
         rel = res.fact(k, "all", "release")
         src = res.fact(k, "all", "source")
-        unames = sorted({res.fact(k, p, "uname", "") for p in ("cost", "latency", "scaling")} - {""})
+        unames = sorted({res.fact(k, p, "uname", "") for p in PARTS} - {""})
         rows.append(["%s kernel" % KLABEL[k],
                      "`%s` (uname -r in the VM: %s), %s" % (rel, ", ".join(unames) or "n/a", src)])
     cfg = res.fact("series", "all", "config", res.fact("upstream", "all", "config"))
     rows.append(["configuration (both)", cfg])
-    rows.append(["time per part", "cost %s, latency %s, scaling %s (every kernel, boots included)"
-                 % (elapsed(res, "cost"), elapsed(res, "latency"), elapsed(res, "scaling"))])
+    rows.append(["time per part", "%s (every kernel, boots included)"
+                 % ", ".join("%s %s" % (p, elapsed(res, p)) for p in PARTS)])
     return ("## This run\n\n" + table(["", ""], rows) +
             "\nRaw figures: `%s` (one row per measurement); this page is\n"
             "`scripts/bench-report.py %s`.\n" % (os.path.basename(tsv), os.path.basename(tsv)))
@@ -183,11 +212,57 @@ def latency_targets(res):
     return out
 
 
+def prio_cost(res):
+    """Kyber with priority support against kyber-noprio, in the prio part's
+    icount boot: a dict, or None when not measured."""
+    ky = res.figs.get(("series", "prio", "kyber", "qd32", "iops"), {})
+    np_ = res.figs.get(("series", "prio", "kyber-noprio", "qd32", "iops"), {})
+    if not ky or not np_:
+        return None
+    k, n = [ky[r] for r in sorted(ky)], [np_[r] for r in sorted(np_)]
+
+    def rel_spread(v):
+        return (max(v) - min(v)) / med(v)
+    seen = max(rel_spread(k), rel_spread(n))
+    noise = max(ICOUNT_NOISE, seen)
+    diff = med(k) / med(n) - 1
+    return {"kyber": med(k), "noprio": med(n), "diff": diff, "reps": min(len(k), len(n)),
+            "per_boot": [ky[r] / np_[r] - 1 for r in sorted(ky) if np_.get(r)],
+            "seen": seen, "noise": noise, "measurable": abs(diff) > noise,
+            # guest us per I/O, and instructions at icount shift=3 (8 ns each)
+            "us": 1e6 / med(k) - 1e6 / med(n), "insns": (1e9 / med(k) - 1e9 / med(n)) / 8}
+
+
+def prio_p99(res, param):
+    return med(res.values("series", "prio", "kyber", param, "read_p99"))
+
+
+def prio_targets(res):
+    out = []
+    c = prio_cost(res)
+    out.append(("Priority support costs no measurable CPU, all I/O best effort (QD 32)",
+                None if c is None else not (c["measurable"] and c["diff"] < 0),
+                "n/a" if c is None else
+                "%+.2f%% icount IOPS vs the series' Kyber without it (measurable above %.2f%%)"
+                % (100 * c["diff"], 100 * c["noise"])))
+    alone, idle = prio_p99(res, "alone"), prio_p99(res, "wflood-idle")
+    ok = None if alone is None or idle is None else idle <= PRIO_NEAR[0] * alone + PRIO_NEAR[1]
+    out.append(("Beside an idle write flood, the reader's p99 near its p99 alone (≤ %d× + %s ms)"
+                % (PRIO_NEAR[0], f_ms(PRIO_NEAR[1])), ok,
+                "n/a" if ok is None else "%s ms vs %s ms alone" % (f_ms(idle), f_ms(alone))))
+    be, rt = prio_p99(res, "crowd-be"), prio_p99(res, "crowd-rt")
+    ok = None if be is None or rt is None else rt < be
+    out.append(("A real-time reader's p99 below a best-effort one's, beside a QD 8 reader", ok,
+                "n/a" if ok is None else "%s ms vs %s ms" % (f_ms(rt), f_ms(be))))
+    return out
+
+
 def targets(res):
     rows = []
     for qd in ("qd32", "qd1"):
         rows += cost_targets(res, qd)
     rows += latency_targets(res)
+    rows += prio_targets(res)
     lines = [[t, verdict(ok), figs] for t, ok, figs in rows]
     return ("## Targets\n\n"
             "Goals, not assertions: the bench never fails on a number.  Medians of the\n"
@@ -388,12 +463,129 @@ def scaling_section(res):
     return "".join(out) if len(out) > 1 else SCALING_TEXT + NOT_RUN
 
 
+PRIO_TEXT = """\
+## 4. I/O priorities
+
+The series' Kyber serves I/O priority classes (`ionice`; patch 5,
+`Documentation/block/kyber-iosched.rst`, "I/O priorities"): within a
+domain, real-time requests go ahead of best-effort ones (with an aging
+rule), and idle ones go only while no other request of the domain waits,
+with at most a quarter of the domain's tokens and an eighth of
+`nr_requests`.  Series kernel only.
+
+**Cost of priority support.** As the cost part at QD 32 (icount, 1 vCPU,
+20000 I/Os, all I/O best effort, repetitions interleaved), in a boot of
+its own: none, this series' Kyber, and *Kyber without priority support*,
+`block/kyber-iosched.c` as the series adds it, before the priority patch,
+built out of tree as the elevator `kyber-noprio`.  Repetitions of one
+scheduler agree within about 0.1%, so a difference of half a percent is
+measurable.
+
+**Behaviour.** On the saturated null_blk of the latency part (2 tags,
+1 ms per request; real time, 2 vCPUs), scheduler Kyber with
+`nr_requests` 64 (as the kselftest `block/kyber/ionice.sh` sets it), so
+that requests wait in Kyber, where their class counts, rather than for a
+scheduler tag.  A QD1 4 KiB random reader (`psync`, `O_DIRECT`) alone,
+then beside a QD 64 `libaio` `O_DIRECT` 4 KiB random write flood and
+read flood, each as best effort and as idle class (fio `--prioclass`),
+and as best effort and as real time beside a QD 8 best-effort `libaio`
+random reader (the "crowd").  1 s ramp, then 6 s measured; the reader's
+completion latency in ms.  Classes order requests within a domain only:
+the write flood is not in the reader's domain, so what keeps an idle one
+back is its share of tokens and scheduler tags.  Wall-clock under TCG:
+the spread of the repetitions says how much noise there is.
+
+"""
+
+
+def prio_section(res):
+    out = [PRIO_TEXT]
+    rows = []
+    for s in ("none", "kyber-noprio", "kyber"):
+        v = res.values("series", "prio", s, "qd32", "iops")
+        if not v:
+            continue
+        rat = res.ratios("series", "prio", s, "qd32")
+        m = med(rat)
+        vs = "n/a"
+        if s == "kyber":
+            c = prio_cost(res)
+            vs = "n/a" if c is None else spread(c["per_boot"], lambda x: "%+.2f%%" % (100 * x))
+        elif s == "kyber-noprio":
+            vs = "(reference)"
+        rows.append([sched_label("series", s), spread(v, f_iops), spread(rat, f_ratio),
+                     "n/a" if m is None else "%+.1f%%" % (100 * (1 / m - 1)), vs])
+    if rows:
+        out.append("**Cost**, QD 32, icount IOPS, median (min–max) of the repetitions:\n\n")
+        out.append(table(["scheduler", "icount IOPS", "ratio to none", "cost per I/O vs none",
+                          "IOPS vs without priority support"], rows) + "\n")
+        c = prio_cost(res)
+        if c is not None:
+            if c["reps"] > 1:
+                agree = ("Repetitions of one scheduler agree within %.2f%% here, so a "
+                         "difference above %.2f%% is measurable" % (100 * c["seen"], 100 * c["noise"]))
+            else:
+                agree = ("This is one repetition; icount repetitions agree within %.1f%%, so "
+                         "a difference above that is measurable" % (100 * ICOUNT_NOISE))
+            if not c["measurable"]:
+                what = "within that: **no measurable loss**; the claim holds"
+            elif c["diff"] < 0:
+                what = ("a **measurable loss** of %.2f%% (%.2f µs of guest time per I/O, about\n"
+                        "%.0f instructions at icount shift=3): the claim \"no measurable loss\"\n"
+                        "**does not hold**" % (-100 * c["diff"], abs(c["us"]), abs(c["insns"])))
+            else:
+                what = "a measurable gain of %.2f%%: no loss" % (100 * c["diff"])
+            out.append(para("**With priority support and all I/O best effort, Kyber does %.0f "
+                            "icount IOPS against %.0f without it: %+.2f%%.**  %s.  That is %s."
+                            % (c["kyber"], c["noprio"], 100 * c["diff"], agree, what)))
+    rows = []
+    for param, what, rc, oc, om in PRIO_SCENARIOS:
+        def v(m):
+            return res.values("series", "prio", "kyber", param, m)
+        if not v("read_p99"):
+            continue
+        rows.append([what, rc, oc or "–", spread(v("read_p50"), f_ms), spread(v("read_p99"), f_ms),
+                     spread(v("read_iops"), f_iops), spread(v(om), f_iops) if om else "–"])
+    if rows:
+        out.append("**Behaviour**, Kyber, median (min–max):\n\n")
+        out.append(table(["reader", "reader's class", "other job's class", "read p50 ms",
+                          "read p99 ms", "read IOPS", "other job's IOPS"], rows) + "\n")
+        p = {param: prio_p99(res, param) for param, *_ in PRIO_SCENARIOS}
+        notes = []
+        a = p["alone"]
+        for fl, name in (("w", "write"), ("r", "read")):
+            idle, be = p[fl + "flood-idle"], p[fl + "flood-be"]
+            if a is None or idle is None:
+                continue
+            bound = PRIO_NEAR[0] * a + PRIO_NEAR[1]
+            notes.append(para(
+                "Beside the idle %s flood the reader's p99 is %s ms, %.1f× its %s ms alone: "
+                "%s (near: at most %d× alone + %s ms = %s ms, the bound of `ionice.sh`)%s."
+                % (name, f_ms(idle), idle / a, f_ms(a),
+                   "**near its p99 alone**" if idle <= bound else "**not near its p99 alone**",
+                   PRIO_NEAR[0], f_ms(PRIO_NEAR[1]), f_ms(bound),
+                   "" if be is None else "; beside the same flood as best effort, %s ms"
+                   % f_ms(be)), bullet=True))
+        be, rt = p["crowd-be"], p["crowd-rt"]
+        if be is not None and rt is not None:
+            notes.append(para("Beside the QD 8 reader, the QD1 reader's p99 is %s ms as real time "
+                              "and %s ms as best effort: real time is **%s** (%+.0f%%)."
+                              % (f_ms(rt), f_ms(be), "below best effort" if rt < be
+                                 else "not below best effort", 100 * (rt / be - 1)),
+                              bullet=True))
+        out.append("".join(notes) + ("\n" if notes else ""))
+    return "".join(out) if len(out) > 1 else PRIO_TEXT + NOT_RUN
+
+
+JOB_FACTS = ("null_blk", "null_blk-cost", "vm-dirty", "kyber-nr_requests", "noprio-source")
+
+
 def jobs_section(res):
     out = ["## fio jobs and devices\n\nAs the VM ran them (`scripts/bench-vm.sh`):\n\n"]
-    for part in ("cost", "latency", "scaling"):
+    for part in PARTS:
         names = {}     # text -> the names it was used under
         for (k, p, name), v in sorted(res.facts.items()):
-            if p == part and (name.startswith("fio-") or name in ("null_blk", "vm-dirty")):
+            if p == part and (name.startswith("fio-") or name in JOB_FACTS):
                 names.setdefault(v, [])
                 if name.replace("fio-", "") not in names[v]:
                     names[v].append(name.replace("fio-", ""))
@@ -413,19 +605,21 @@ Measured, not claimed.  This page is written by `make bench`
 
     make bench                          # builds (incremental), 3 repetitions, this page
     scripts/bench.sh -B -r 1 -p cost    # development: no builds, one part, once
+    scripts/bench.sh -B -a -p prio      # one part again, the others' figures kept
     scripts/bench-report.py build/bench/results.tsv   # this page again from the figures
 
 `make bench` builds the series kernel (`build/obj-m`, Kyber=m, from
 `build/linux`) and a pristine 6.12.y kernel (`build/obj-upstream`, from a
 worktree `build/upstream` at the tag the base tree starts from; in it
 "Kyber" is upstream Kyber), both with the VM configuration, and the
-floor elevator against each.  Then each part boots each kernel in the
-test VM (`selftests/vm-run.sh`, every VM in its own `build/vm-bench-*`)
-and runs `scripts/bench-vm.sh` inside.  It never fails on a number, only
-when a build, a VM or a tool fails.  It takes about half an hour on this
+floor elevator against each (for the prio part also the series' Kyber
+without priority support, against the series kernel).  Then each part
+boots each kernel in the test VM (`selftests/vm-run.sh`, every VM in its
+own `build/vm-bench-*`) and runs `scripts/bench-vm.sh` inside.  It never fails on a number, only
+when a build, a VM or a tool fails.  It takes about 35 minutes on this
 2-core machine with the kernels built; the latency part runs in real
 time and takes the longest (the time of each part in this run is below).
-Options of `scripts/bench.sh`: `-p cost,latency,scaling` picks parts,
+Options of `scripts/bench.sh`: `-p cost,latency,scaling,prio` picks parts,
 `-r N` repetitions, `-k series,upstream` kernels, `-B` skips the builds,
 `-a` keeps the figures of parts not run now, `-d DIR` writes the page
 elsewhere.
@@ -466,7 +660,10 @@ def write_plot(res, png):
                                for n in CPUS])
     target = float(res.fact("series", "latency", "kyber-read_lat_nsec", DEFAULT_READ_LAT)) / 1e6
     up = "upstream " + res.fact("upstream", "all", "source", "").split(" ")[0]
-    have = {part: any(res.has(k, part) for k in KERNELS) for part in ("cost", "latency", "scaling")}
+    prio = dat("prio.dat", [['"%s"' % label]
+                            + trio(res.values("series", "prio", "kyber", param, "read_p99"), 1e-6)
+                            for param, label in PRIO_PLOT])
+    have = {part: any(res.has(k, part) for k in KERNELS) for part in PARTS}
     empty = """\
 set label 1 "not measured" at graph 0.5, graph 0.5 center
 set xrange [0:1]
@@ -476,10 +673,10 @@ unset label 1
 set xrange [*:*]
 """
     gp = """\
-set terminal pngcairo noenhanced size 1500,520 font "sans,10"
+set terminal pngcairo noenhanced size 1500,1040 font "sans,10"
 set output "{png}"
 set datafile missing "NaN"
-set multiplot layout 1,3
+set multiplot layout 2,2
 set style data histogram
 set style histogram errorbars gap 2 lw 1
 set style fill solid 0.7 border -1
@@ -525,6 +722,22 @@ plot "{scal}" using 1:2 title "floor" lc rgb "#2ca02c" lw 2 pt 7, \\
      "" using 1:6 notitle lc rgb "#9467bd" lw 2 dt 2 pt 6, \\
      "" using 1:7 title "upstream Kyber" lc rgb "#ff7f0e" lw 2 dt 2 pt 6
 """.format(scal=scal)
+    gp += """\
+unset xlabel
+set xrange [*:*]
+set xtics auto
+set style data histogram
+set title "I/O priorities: QD1 reader's p99 under the series' Kyber, log scale\\nalone; beside a QD 64 flood (BE or idle); as BE or RT beside a QD 8 BE reader"
+set ylabel "ms"
+set ytics auto
+unset key
+"""
+    gp += empty if not have["prio"] else """\
+set logscale y
+set yrange [*:*]
+plot "{prio}" using 2:3:4:xtic(1) notitle lc rgb "#1f77b4"
+unset logscale y
+""".format(prio=prio)
     gp += "unset multiplot\n"
     script = os.path.join(tmp, "plot.gp")
     with open(script, "w") as f:
@@ -551,9 +764,9 @@ def main():
     png = os.path.join(args.dir, "benchmarks.png")
     write_plot(res, png)
     page = (HOWTO + header(res, args.tsv) + "\n" + targets(res) + "\n" +
-            "![cost, read p99 under a write flood, scaling](benchmarks.png)\n\n" +
+            "![cost, read p99 under a write flood, scaling, I/O priorities](benchmarks.png)\n\n" +
             cost_section(res) + latency_section(res) + scaling_section(res) +
-            jobs_section(res))
+            prio_section(res) + jobs_section(res))
     with open(os.path.join(args.dir, "benchmarks.md"), "w") as f:
         f.write(page)
 
