@@ -1,9 +1,11 @@
 # The project's commands; each target calls one script.  See README.md.
-.PHONY: help demo check bench base apply export build vm clean
+.PHONY: help demo check stress bench base apply export build vm clean
 
 help:
 	@echo "make demo    build the series kernel and boot it in QEMU (the main job)"
 	@echo "make check   every check and test; ends with 'N passed, N failed'"
+	@echo "make stress  debug kernel (KASAN, lockdep, ...): Kyber lifecycle stress"
+	@echo "             scenarios in the VM (about 30 min); 'N passed, N failed'"
 	@echo "make bench   measure the series' Kyber beside upstream 6.12 and the other"
 	@echo "             schedulers (about 30 min); writes Documentation/benchmarks.md"
 	@echo "make base    make the base tree in build/linux"
@@ -17,6 +19,9 @@ demo:
 
 check:
 	scripts/check.sh
+
+stress:
+	scripts/stress.sh
 
 bench:
 	scripts/bench.sh

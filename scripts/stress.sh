@@ -1,0 +1,140 @@
+#!/bin/bash
+# make stress: build the debug kernel, run the lifecycle stress scenarios
+# in it, and say which passed.  TAP output, then "N passed, N failed".
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [-s SCENARIO,...] [-t SECONDS] [-T SECONDS] [-B] [-o OBJDIR] [-w DIR] [--help]
+
+Builds the debug VM kernel (scripts/build.sh -d: KASAN, lockdep,
+atomic-sleep, list and object debugging, hung-task and soft-lockup
+detection, null_blk fault injection; Kyber =m) in OBJDIR (default
+$BUILD/obj-debug), boots it with selftests/vm-run.sh on 2 vCPUs with
+the VM's files in DIR (default $BUILD/vm-stress), and runs
+selftests/stress-vm.sh inside: Kyber's lifecycle scenarios (scheduler
+switching, nr_requests changes, one tag, requeue and timeout injection,
+scsi_debug removal, module unload and reload, CPU hotplug), each under
+load with verified data, bounded in time and iterations.  Prints each
+scenario as a TAP line with its iterations while the VM runs, then
+whether the whole dmesg is clean, then "N passed, N failed".  The fio
+output, each scenario's dmesg and queue dumps stay in DIR/xfer/stress.
+Waits while $BUILD/QUIET exists (a benchmark wants the machine quiet)
+before building and before booting.
+  -s   only these scenarios (see selftests/stress-vm.sh --help)
+  -t   seconds of load per scenario instead of each one's own (45-90)
+  -T   time limit of the VM (default 2400 s)
+  -B   do not build; boot the kernel in OBJDIR as it is
+EOT
+}
+
+scen="" load="" limit=2400 build=1 obj=$BUILD/obj-debug vmdir=$BUILD/vm-stress
+[ "${1-}" = --help ] && { usage; exit 0; }
+while getopts s:t:T:Bo:w:h opt; do
+	case $opt in
+	s) scen=$OPTARG ;;
+	t) load=$OPTARG ;;
+	T) limit=$OPTARG ;;
+	B) build="" ;;
+	o) obj=$OPTARG ;;
+	w) vmdir=$OPTARG ;;
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# = 0 ] || { usage >&2; die "unexpected argument: $1"; }
+case $limit in ""|*[!0-9]*) die "-T takes a number of seconds" ;; esac
+case $load in *[!0-9]*) die "-t takes a number of seconds" ;; esac
+obj=$(realpath -m "$obj")
+vmdir=$(realpath -m "$vmdir")
+case $vmdir in "$BUILD/vm-last") die "-w: the stress VM needs a directory of its own" ;; esac
+
+# Never start a build or a VM while a benchmark asks for quiet.
+wait_quiet() {
+	local said=""
+
+	while [ -e "$BUILD/QUIET" ]; do
+		[ -n "$said" ] || info "$BUILD/QUIET exists; waiting for it to go"
+		said=1
+		sleep 30
+	done
+}
+
+start=$(date +%s)
+passed=0 failed=0
+ok()   { passed=$((passed + 1)); tap_ok "$@"; }
+fail() { failed=$((failed + 1)); tap_fail "$@"; }
+finish() {
+	echo "1..$TAP_N"
+	echo "# stress took $(($(date +%s) - start)) s"
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ] && exit 0
+	exit 1
+}
+
+if [ -n "$build" ]; then
+	wait_quiet
+	t=$(date +%s)
+	if "$TOP/scripts/build.sh" -d -o "$obj" > "$BUILD/stress-build.log" 2>&1; then
+		ok "debug kernel builds in ${obj#"$TOP"/} ($(($(date +%s) - t)) s)"
+	else
+		fail "debug kernel builds in ${obj#"$TOP"/}"
+		grep -E -m 20 'error|Error' "$BUILD/stress-build.log" | tap_diag
+		tail -n 5 "$BUILD/stress-build.log" | tap_diag
+		finish
+	fi
+fi
+[ -f "$obj/arch/x86/boot/bzImage" ] || { fail "a debug kernel in $obj"; finish; }
+
+args=(-o /mnt/xfer/stress)
+[ -z "$scen" ] || args+=(-s "$scen")
+[ -z "$load" ] || args+=(-t "$load")
+wait_quiet
+need_group vm
+log=$BUILD/stress-vm-run.log
+out=$vmdir/xfer/output
+t=$(date +%s)
+rm -f "$out"
+"$TOP/selftests/vm-run.sh" -q -o "$obj" -w "$vmdir" -c 2 -t "$limit" -- \
+	bash "$TOP/selftests/stress-vm.sh" "${args[@]}" > "$log" 2>&1 &
+vm=$!
+
+# The guest's TAP lines as they come: "ok N - SCENARIO: ...", with
+# "# " diagnostics after a failure.
+done_list=""
+while IFS= read -r line; do
+	case $line in
+	"ok "*" - "*) line=${line#ok * - }
+		ok "stress: $line"; done_list="$done_list ${line%%:*}" ;;
+	"not ok "*" - "*) line=${line#not ok * - }
+		fail "stress: $line"; done_list="$done_list ${line%%:*}" ;;
+	"# "*|"Bail out!"*) echo "$line" ;;
+	esac
+done < <(sleep 2; tail -n +1 -F --pid="$vm" "$out" 2> /dev/null)
+rc=0
+wait "$vm" || rc=$?
+
+want=${scen//,/ }
+[ -n "$want" ] || want=$(sed -n 's/^SCENARIOS="\(.*\)"$/\1/p' "$TOP/selftests/stress-vm.sh")
+for s in $want; do
+	case " $done_list " in *" $s "*) ;; *)
+		fail "stress: $s did not finish (the VM ended or was stopped first)" ;;
+	esac
+done
+if [ "$rc" = 124 ]; then
+	fail "vm: finished within ${limit} s"
+	tap_diag < "$log"
+elif grep -q 'the kernel reported a problem' "$log"; then
+	fail "vm: the whole dmesg shows no kernel warning, BUG, KASAN, lockdep, hung task or stall"
+	tap_diag < "$log"
+elif [ "$rc" != 0 ] && [ ! -f "$vmdir/xfer/status" ]; then
+	fail "vm: boots the debug kernel and runs the scenarios (exit $rc)"
+	tap_diag < "$log"
+	tail -n 20 "$vmdir/console.log" 2> /dev/null | tap_diag
+else
+	ok "vm: the whole dmesg shows no kernel warning, BUG, KASAN, lockdep, hung task or stall ($(($(date +%s) - t)) s in the VM)"
+fi
+echo "# logs: ${vmdir#"$TOP"/}/xfer/stress, ${vmdir#"$TOP"/}/console.log"
+finish
