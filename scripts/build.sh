@@ -5,7 +5,7 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-k y|m] [-d] [-o OBJDIR] [-s SRCDIR] [-C] [--] [make targets or variables...]
+usage: ${0##*/} [-k y|m] [-d [-K]] [-o OBJDIR] [-s SRCDIR] [-C] [--] [make targets or variables...]
 
 Configures tinyconfig + kvm_guest.config + scripts/kconfig/vm.config with
 CONFIG_MQ_IOSCHED_KYBER=y or =m (-k, default m) and builds it with W=1
@@ -16,18 +16,21 @@ build is kept in OBJDIR/build.log.
        (KASAN, lockdep, hung-task and soft-lockup detection, null_blk
        fault injection, ...) on top; OBJDIR defaults to $BUILD/obj-debug
        (Kyber =m) or $BUILD/obj-debug-y (-k y)
+  -K   with -d: KCSAN instead of KASAN (scripts/kconfig/kcsan.config
+       last); OBJDIR defaults to $BUILD/obj-kcsan (or obj-kcsan-y)
   -s   build the kernel tree in SRCDIR instead of $KSRC (say, a
        pristine 6.12.y worktree to compare with)
   -C   also run sparse on the files rebuilt (C=1)
 EOT
 }
 
-kyber=m obj="" sparse="" debug=""
+kyber=m obj="" sparse="" debug="" kcsan=""
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts k:do:s:Ch opt; do
+while getopts k:dKo:s:Ch opt; do
 	case $opt in
 	k) kyber=$OPTARG ;;
 	d) debug=1 ;;
+	K) kcsan=1 ;;
 	o) obj=$OPTARG ;;
 	s) KSRC=$OPTARG ;;
 	C) sparse=C=1 ;;
@@ -37,7 +40,11 @@ while getopts k:do:s:Ch opt; do
 done
 shift $((OPTIND - 1))
 case $kyber in y|m) ;; *) die "-k takes y or m, not '$kyber'" ;; esac
-if [ -n "$debug" ]; then
+[ -z "$kcsan" ] || [ -n "$debug" ] || die "-K goes with -d"
+if [ -n "$kcsan" ]; then
+	defobj=$BUILD/obj-kcsan
+	[ "$kyber" = m ] || defobj=$defobj-$kyber
+elif [ -n "$debug" ]; then
 	defobj=$BUILD/obj-debug
 	[ "$kyber" = m ] || defobj=$defobj-$kyber
 else
@@ -64,15 +71,24 @@ cat "$KSRC/kernel/configs/tiny-base.config" "$KSRC/kernel/configs/tiny.config" \
     "$KSRC/arch/x86/configs/tiny.config" "$KSRC/kernel/configs/kvm_guest.config" \
     "$TOP/scripts/kconfig/vm.config" > "$want"
 [ -z "$debug" ] || cat "$TOP/scripts/kconfig/debug.config" >> "$want"
+[ -z "$kcsan" ] || cat "$TOP/scripts/kconfig/kcsan.config" >> "$want"
 echo "CONFIG_MQ_IOSCHED_KYBER=$kyber" >> "$want"
 KCONFIG_ALLCONFIG=$want KCONFIG_CONFIG=.config.new kmake allnoconfig >/dev/null
 
 # Every symbol we ask for must be there; Kyber's only once a patch adds it.
-# debug.config also sets values and turns symbols off: those must stick too.
+# debug.config also sets values and turns symbols off: those must stick
+# too, but for what kcsan.config (read last) says otherwise.
 missing=$({
 	grep -E '^CONFIG_[A-Z0-9_]+=[ym]' "$TOP/scripts/kconfig/vm.config"
-	[ -z "$debug" ] || grep -E '^CONFIG_[A-Z0-9_]+=|^# CONFIG_[A-Z0-9_]+ is not set$' \
-		"$TOP/scripts/kconfig/debug.config"
+	dbg='^CONFIG_[A-Z0-9_]+=|^# CONFIG_[A-Z0-9_]+ is not set$'
+	if [ -n "$kcsan" ]; then
+		grep -E "$dbg" "$TOP/scripts/kconfig/kcsan.config"
+		# (CONFIG_KASAN also drops CONFIG_KASAN_GENERIC.)
+		grep -E "$dbg" "$TOP/scripts/kconfig/debug.config" |
+			grep -v -E -f <(grep -oE 'CONFIG_[A-Z0-9_]+' "$TOP/scripts/kconfig/kcsan.config")
+	elif [ -n "$debug" ]; then
+		grep -E "$dbg" "$TOP/scripts/kconfig/debug.config"
+	fi
 	} | while read -r line; do
 		case $line in
 		"# "*) sym=${line#"# "}; sym=${sym%% *}

@@ -13,7 +13,8 @@ kernel built by scripts/build.sh (-k, default m) with selftests/vm-run.sh
 and runs selftests/smoke.sh, then run_kselftest.sh -c block/kyber on
 null_blk, scsi_debug, the virtio-blk disk and the NVMe disk inside, and
 once more on the virtio-blk disk as a disk that is not scratch
-(selftests/noscratch.sh).
+(selftests/noscratch.sh), then two scenarios of make stress, shortened
+(selftests/stress-vm.sh -s hotplug,unload -t 15; no unload with -k y).
 Every result the guest prints, each kselftest's own checks included,
 becomes a TAP line of this script, and the latency figures a "# lat"
 line.  A VM that does not finish in SECONDS (default 600) or logs a
@@ -61,6 +62,11 @@ if [ -n "$ksft" ]; then
 	job="$job KYBER_TEST_SCRATCH=1 '$ksft/run_kselftest.sh' -c $target"
 	job="$job; bash '$TOP/selftests/noscratch.sh' '$ksft' vda || a=1"
 fi
+# A short taste of make stress on this kernel: CPU hotplug and, with
+# Kyber a module, unloading it while disks switch (15 s of load each).
+short=hotplug
+[ "$kyber" = y ] || short=$short,unload
+job="$job; bash '$TOP/selftests/stress-vm.sh' -s $short -t 15 || a=1"
 rc=0
 "$TOP/selftests/vm-run.sh" -q -k "$kyber" -t "$limit" -- bash -c "$job; exit \$a" \
 	> "$BUILD/vm-run.log" 2>&1 || rc=$?
