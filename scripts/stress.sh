@@ -139,6 +139,9 @@ done < <(sleep 2; tail -n +1 -F --pid="$vm" "$out" 2> /dev/null)
 rc=0
 wait "$vm" || rc=$?
 
+if [ -n "$kcsan" ] && ! grep -q ' - KCSAN is on$' "$out"; then
+	fail "stress: KCSAN is on in the guest (no /sys/kernel/debug/kcsan there)"
+fi
 want=${scen//,/ }
 [ -n "$want" ] || want=$(sed -n 's/^SCENARIOS="\(.*\)"$/\1/p' "$TOP/selftests/stress-vm.sh")
 for s in $want; do

@@ -971,6 +971,16 @@ trap cleanup EXIT
 modprobe null_blk nr_devices=0 > /dev/null 2>&1
 [ -d $CFS ] || { echo "Bail out! no null_blk configfs"; exit 1; }
 modprobe kyber-iosched > /dev/null 2>&1
+# A KCSAN kernel with KCSAN off (CONFIG_KCSAN_EARLY_ENABLE unset, as
+# allnoconfig leaves it) would pass without watching anything.
+if [ -e /sys/kernel/debug/kcsan ]; then
+	if grep -q '^enabled: 1$' /sys/kernel/debug/kcsan; then
+		tap ok "KCSAN is on"
+	else
+		sed -n 1p /sys/kernel/debug/kcsan > "$TMP/diag"
+		tap not-ok "KCSAN is on"
+	fi
+fi
 for s in $want; do
 	run_scenario "$s"
 done
