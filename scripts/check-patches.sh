@@ -35,12 +35,14 @@ fi
 export PATH=/usr/bin:$PATH
 for p in "$@"; do
 	[ -f "$p" ] || { tap_fail "checkpatch ${p##*/}: no such file"; continue; }
-	# Run from the kernel tree, on an absolute path: checkpatch checks a
-	# file that the current directory's git tracks (as patches/ are
-	# here) as source, not as a patch, and then flags every blank
-	# context line of the diff as trailing whitespace.
+	# Twice: from the kernel tree, where checkpatch reads the file as a
+	# patch, and from this repository, as a reviewer runs it, where it
+	# reads a file that git tracks as source (export.sh writes blank
+	# context lines empty so that this does not flag them).
 	# shellcheck disable=SC2086
 	if out=$(cd "$KSRC" && scripts/checkpatch.pl $opts --terse "$p" 2>&1) &&
+	   out=$out$'\n'$(cd "$TOP" && "$KSRC/scripts/checkpatch.pl" $opts --terse \
+		"$(realpath --relative-to="$TOP" "$p")" 2>&1) &&
 	   ! grep -E -q '(ERROR|WARNING|CHECK):' <<<"$out"; then
 		tap_ok "checkpatch ${p##*/}"
 	else

@@ -37,12 +37,16 @@ git config "branch.$BRANCH.description" >/dev/null ||
 
 # The cover letter takes the date and sender of the last patch, and
 # --zero-commit hides commit ids, so the output is reproducible.
+# Blank context lines are written empty, not as one space (GNU diff's
+# --suppress-blank-empty; git am and patch read both): checkpatch run
+# from this repository on a tracked patch checks it as a source file,
+# and would report every such line as trailing whitespace.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 GIT_COMMITTER_DATE=$(git log -1 --format=%ad --date=raw "$BRANCH") \
 GIT_COMMITTER_NAME=$(git log -1 --format=%an "$BRANCH") \
 GIT_COMMITTER_EMAIL=$(git log -1 --format=%ae "$BRANCH") \
-	git format-patch -q --zero-commit --no-signature --cover-letter \
+	git -c diff.suppressBlankEmpty=true format-patch -q --zero-commit --no-signature --cover-letter \
 		--cover-from-description=subject --base="$BASE_TAG" \
 		-o "$tmp" "$BASE_TAG..$BRANCH"
 
