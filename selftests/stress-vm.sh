@@ -926,10 +926,10 @@ splats() {
 		sed 's/^\[[^]]*\] //; s/^BUG: KCSAN: /KCSAN, not counted (no kyber_ function): /' \
 			"$TMP/kcsan" | sort -u >> "$TMP/diag"
 		# Proof that KCSAN watched: its counters since boot.
-		awk '/^(setup_watchpoints|data_races|races_unknown_origin):/ {
-			printf "%s%s %s", sep, $1, $2; sep = ", " }
-			END { print "" }' /sys/kernel/debug/kcsan |
-			sed 's/^/KCSAN since boot: /' >> "$TMP/diag"
+		awk 'BEGIN { sep = "KCSAN since boot: " }
+			/^(setup_watchpoints|data_races|races_unknown_origin):/ {
+				printf "%s%s %s", sep, $1, $2; sep = ", " }
+			END { print "" }' /sys/kernel/debug/kcsan >> "$TMP/diag"
 	fi
 	grep -v "$BENIGN" "$src" | grep -E -A 30 "$SPLAT" | head -n 60 > "$TMP/splat"
 	[ ! -s "$TMP/splat" ]
