@@ -5,14 +5,14 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-r REPS] [-s SCHEDS] [-f FLOOR.KO] [-N NOPRIO.KO] [-n JOBS] [-K] [-C] [--] cost|latency|scaling|prio
+usage: ${0##*/} [-r REPS] [-s SCHEDS] [-f FLOOR.KO] [-N NOPRIO.KO] [-n JOBS] [-I NIOS] [-K] [-C] [--] cost|latency|scaling|prio
 
 Runs inside the benchmark VM, as root; prints lines
   BENCH<tab>PART<tab>SCHEDULER<tab>PARAMETER<tab>REP<tab>METRIC<tab>VALUE
 and "BENCH<tab>PART<tab>-<tab>-<tab>0<tab>NAME<tab>VALUE" for what the
 figures were taken with (kernel release, fio command lines, devices).
   cost     4 KiB io_uring random reads on an instant null_blk, QD 1 and
-           32, a fixed 20000 I/Os each: IOPS (meant for -icount)
+           32, a fixed number of I/Os each (-I): IOPS (meant for -icount)
   latency  a QD1 random reader beside a write flood (direct QD64 libaio,
            then buffered psync) on a null_blk of 2 tags that completes
            each request after 1 ms: read p50/p99/p99.9, read and write
@@ -33,20 +33,23 @@ figures were taken with (kernel release, fio command lines, devices).
   -N   the Kyber without priority support module to insmod (absolute
        path; its elevator is "kyber-noprio")
   -n   fio jobs for scaling (default 1)
+  -I   I/Os per fio job in cost, scaling and prio -C (default 20000)
   -K   latency: also Kyber with read_lat_nsec 1, 2 and 5 ms
   -C   prio: the cost of priority support, not the behaviour
 EOT
 }
 
 reps=3 scheds="none floor mq-deadline kyber bfq" floor="" noprio="" jobs=1 knob="" pcost=""
+NIOS=20000		# I/Os per fio job in the cost and scaling parts
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts r:s:f:N:n:KCh opt; do
+while getopts r:s:f:N:n:I:KCh opt; do
 	case $opt in
 	r) reps=$OPTARG ;;
 	s) scheds=$OPTARG ;;
 	f) floor=$OPTARG ;;
 	N) noprio=$OPTARG ;;
 	n) jobs=$OPTARG ;;
+	I) NIOS=$OPTARG ;;
 	K) knob=1 ;;
 	C) pcost=1 ;;
 	h) usage; exit 0 ;;
@@ -57,10 +60,10 @@ shift $((OPTIND - 1))
 [ $# = 1 ] || { usage >&2; echo "${0##*/}: name one part" >&2; exit 2; }
 part=$1
 case $part in cost|latency|scaling|prio) ;; *) echo "${0##*/}: unknown part: $part" >&2; exit 2 ;; esac
-case $reps$jobs in *[!0-9]*|"") echo "${0##*/}: -r and -n take numbers" >&2; exit 2 ;; esac
+case $reps$jobs$NIOS in *[!0-9]*|"") echo "${0##*/}: -r, -n and -I take numbers" >&2; exit 2 ;; esac
+[ "$NIOS" -gt 0 ] || { echo "${0##*/}: -I takes a positive number of I/Os" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "${0##*/}: must run as root (in the VM)" >&2; exit 2; }
 
-NIOS=20000		# I/Os per fio job in the cost and scaling parts
 TMP=$(mktemp -d /tmp/bench.XXXXXX)
 
 declare -A SAID

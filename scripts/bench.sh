@@ -21,9 +21,10 @@ QEMU (selftests/vm-run.sh) and runs scripts/bench-vm.sh on null_blk.
            1, 2 and 5 ms
   scaling  as cost at QD32 with 1, 2 and 4 vCPUs each running a job, all
            on one hardware queue; none, floor, mq-deadline, kyber
-  prio     the series kernel only: I/O priority classes.  As cost at QD32
-           for none, kyber and kyber-noprio (the series' Kyber before its
-           priority support); then, as latency, a QD1 reader alone, beside
+  prio     the series kernel only: I/O priority classes.  As cost at QD32,
+           but $PRIO_NIOS I/Os each, for a finer figure, for none, kyber
+           and kyber-noprio (the series' Kyber before its priority
+           support); then, as latency, a QD1 reader alone, beside
            a best-effort and an idle write flood and read flood, and as
            best-effort and real-time beside a QD8 reader
 Builds both kernels first (incremental; -B: not), the floor elevator
@@ -42,6 +43,7 @@ tool that fails does.  The full run takes about 35 minutes here.
 EOT
 }
 
+PRIO_NIOS=100000	# I/Os per run of the prio part's cost, 5x the cost part's
 parts=cost,latency,scaling,prio reps=3 kernels=series,upstream build=1 keep="" out=$BUILD/bench
 doc=$TOP/Documentation
 [ "${1-}" = --help ] && { usage; exit 0; }
@@ -228,7 +230,7 @@ for p in $parts; do
 			done ;;
 		prio)
 			vm "$k" prio prio-cost 1 -i $((300 + reps * 150)) -r "$reps" -C \
-				-N "$noprio/kyber-noprio.ko" -s "none kyber-noprio kyber"
+				-I $PRIO_NIOS -N "$noprio/kyber-noprio.ko" -s "none kyber-noprio kyber"
 			vm "$k" prio prio 2 "" $((300 + reps * 200)) -r "$reps" -s kyber ;;
 		esac
 		elapsed[$p]=$((${elapsed[$p]:-0} + SECONDS - t0))
