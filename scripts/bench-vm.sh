@@ -40,7 +40,7 @@ EOT
 }
 
 reps=3 scheds="none floor mq-deadline kyber bfq" floor="" noprio="" jobs=1 knob="" pcost=""
-NIOS=20000		# I/Os per fio job in the cost and scaling parts
+NIOS=20000		# I/Os per fio job in cost, scaling and prio -C (-I)
 [ "${1-}" = --help ] && { usage; exit 0; }
 while getopts r:s:f:N:n:I:KCh opt; do
 	case $opt in
