@@ -5,7 +5,7 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-k y|m] [-t SECONDS] [--help]
+usage: ${0##*/} [-k y|m] [-t SECONDS] [-p SECONDS] [--help]
 
 Installs the kernel tree's kselftest target block/kyber on the host
 (in $BUILD/kselftest; the VM sees the host's root read-only), boots the
@@ -17,17 +17,22 @@ once more on the virtio-blk disk as a disk that is not scratch
 (selftests/stress-vm.sh -s hotplug,unload -t 15; no unload with -k y).
 Every result the guest prints, each kselftest's own checks included,
 becomes a TAP line of this script, and the latency figures a "# lat"
-line.  A VM that does not finish in SECONDS (default 600) or logs a
+line.  A VM that is hung, writing nothing to its console or output for
+-p SECONDS (default 360: longer than the kselftest timeout of one test,
+300 s), that does not finish in -t SECONDS in all (default 1800, four
+times what the tests take on an idle machine here), or that logs a
 kernel warning, and a test that does not finish, are failed tests; the
-last console lines tell where it stood.
+TAP line says which limit it hit, and the last console lines tell where
+it stood.  The limits tell a hang from a slow, loaded machine.
 EOT
 }
-kyber=m limit=600
+kyber=m limit=1800 stall=360
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts k:t:h opt; do
+while getopts k:t:p:h opt; do
 	case $opt in
 	k) kyber=$OPTARG ;;
 	t) limit=$OPTARG ;;
+	p) stall=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -35,6 +40,7 @@ done
 shift $((OPTIND - 1))
 [ $# = 0 ] || { usage >&2; die "unexpected argument: $1"; }
 case $limit in ""|*[!0-9]*) die "-t takes a number of seconds" ;; esac
+case $stall in ""|*[!0-9]*) die "-p takes a number of seconds" ;; esac
 
 release=$(cat "$BUILD/obj-$kyber/include/config/kernel.release" 2>/dev/null) ||
 	die "no kernel built in $BUILD/obj-$kyber; run scripts/build.sh -k $kyber"
@@ -68,7 +74,7 @@ short=hotplug
 [ "$kyber" = y ] || short=$short,unload
 job="$job; bash '$TOP/selftests/stress-vm.sh' -s $short -t 15 || a=1"
 rc=0
-"$TOP/selftests/vm-run.sh" -q -k "$kyber" -t "$limit" -- bash -c "$job; exit \$a" \
+"$TOP/selftests/vm-run.sh" -q -k "$kyber" -t "$limit" -p "$stall" -- bash -c "$job; exit \$a" \
 	> "$BUILD/vm-run.log" 2>&1 || rc=$?
 
 # The guest's output: smoke.sh's TAP lines ("ok N - ..."), then the
@@ -111,7 +117,12 @@ fi
 if [ "$rc" = 0 ]; then
 	tap_ok "vm: boots, runs the tests and logs no kernel warning"
 else
-	tap_fail "vm: boots, runs the tests and logs no kernel warning (exit $rc)"
+	case $rc in
+	123) why="hung: no progress for $stall s" ;;
+	124) why="timed out: not finished in $limit s" ;;
+	*) why="exit $rc" ;;
+	esac
+	tap_fail "vm: boots, runs the tests and logs no kernel warning ($why)"
 	tap_diag < "$BUILD/vm-run.log"
 	tail -n 20 "$BUILD/vm-last/console.log" 2>/dev/null | tap_diag
 fi

@@ -5,7 +5,7 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-k y|m] [-o OBJDIR] [-c CPUS] [-w DIR] [-i] [-t SECONDS] [-q] [--] COMMAND [ARG...]
+usage: ${0##*/} [-k y|m] [-o OBJDIR] [-c CPUS] [-w DIR] [-i] [-t SECONDS] [-p SECONDS] [-q] [--] COMMAND [ARG...]
 
 Boots $BUILD/obj-KYBER/arch/x86/boot/bzImage (-k, default m; or the
 kernel built in OBJDIR, -o) under QEMU
@@ -13,7 +13,9 @@ kernel built in OBJDIR, -o) under QEMU
 modules, a virtio-blk and an NVMe disk, and runs COMMAND inside as root.
 The console streams to stdout (-q: only to $BUILD/vm-last/console.log).
 Exits with COMMAND's status; fails when the VM does not finish within
-SECONDS (default 600) or when dmesg shows a warning, BUG, lockdep or
+SECONDS (-t, default 600; exit 124), when it makes no progress, neither
+on the console nor in COMMAND's output, for SECONDS (-p, default: no
+such limit; exit 123), or when dmesg shows a warning, BUG, lockdep or
 hung-task report.
   -c   vCPUs (default 2)
   -w   keep the VM's files (console.log, xfer/, disks, modules) in DIR
@@ -24,9 +26,9 @@ hung-task report.
 EOT
 }
 
-kyber=m obj="" cpus=2 limit=600 quiet="" out=$BUILD/vm-last icount=""
+kyber=m obj="" cpus=2 limit=600 stall=0 quiet="" out=$BUILD/vm-last icount=""
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts k:o:c:w:it:qh opt; do
+while getopts k:o:c:w:it:p:qh opt; do
 	case $opt in
 	k) kyber=$OPTARG ;;
 	o) obj=$OPTARG ;;
@@ -34,6 +36,7 @@ while getopts k:o:c:w:it:qh opt; do
 	w) out=$OPTARG ;;
 	i) icount="-icount shift=3,sleep=off" ;;
 	t) limit=$OPTARG ;;
+	p) stall=$OPTARG ;;
 	q) quiet=1 ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
@@ -42,7 +45,7 @@ done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { usage >&2; die "no command to run"; }
 case $kyber in y|m) ;; *) die "-k takes y or m, not '$kyber'" ;; esac
-case $cpus$limit in *[!0-9]*) die "-c and -t take numbers" ;; esac
+case $cpus$limit$stall in *[!0-9]*) die "-c, -t and -p take numbers" ;; esac
 case $cpus in 0*) die "-c takes at least 1 vCPU" ;; esac
 case $out in ""|/) die "-w needs a directory of its own" ;; esac
 
@@ -87,12 +90,39 @@ set -- qemu-system-x86_64 -machine q35 -accel tcg $icount -cpu max -smp "$cpus" 
 	-drive "file=$(disk nvme),if=none,format=raw,id=nv,cache=unsafe" \
 	-device nvme,drive=nv,serial=kyber-nvme
 
-rc=0
-if [ -n "$quiet" ]; then
-	timeout -k 10 "$limit" "$@" < /dev/null > "$out/console.log" 2>&1 || rc=$?
-else
-	set -o pipefail
-	timeout -k 10 "$limit" "$@" < /dev/null 2>&1 | tee "$out/console.log" || rc=$?
+# progress: bytes written so far to the console and to COMMAND's output.
+progress() {
+	cat "$out/console.log" "$out/xfer/output" 2>/dev/null | wc -c
+}
+
+rc=0 stalled=""
+: > "$out/console.log"
+timeout -k 10 "$limit" "$@" < /dev/null > "$out/console.log" 2>&1 &
+qemu=$!
+[ -n "$quiet" ] || tail -n +1 -f --pid=$qemu "$out/console.log" &
+# A VM that writes nothing for $stall seconds is hung, however long it
+# may run in all: a slow machine is still told apart from a stuck test.
+last=-1 idle=0
+while kill -0 $qemu 2>/dev/null; do
+	sleep 5
+	now=$(progress)
+	if [ "$now" != "$last" ]; then
+		last=$now idle=0
+	else
+		idle=$((idle + 5))
+	fi
+	if [ "$stall" -gt 0 ] && [ "$idle" -ge "$stall" ]; then
+		stalled=1
+		kill $qemu 2>/dev/null || true
+		break
+	fi
+done
+wait $qemu || rc=$?
+wait 2>/dev/null || true
+if [ -n "$stalled" ]; then
+	echo "vm-run: VM made no progress for ${stall}s; last console lines:"
+	tail -n 25 "$out/console.log"
+	exit 123
 fi
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	echo "vm-run: VM did not finish in ${limit}s; last console lines:"
