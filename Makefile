@@ -7,7 +7,7 @@ help:
 	@echo "make stress  debug kernel (KASAN, lockdep, ...): Kyber lifecycle stress"
 	@echo "             scenarios in the VM (about 30 min); 'N passed, N failed'"
 	@echo "make bench   measure the series' Kyber beside upstream 6.12 and the other"
-	@echo "             schedulers (about 30 min); writes Documentation/benchmarks.md"
+	@echo "             schedulers (about 55 min); writes Documentation/benchmarks.md"
 	@echo "make base    make the base tree in build/linux"
 	@echo "make apply   apply patches/ onto the base (branch 'series')"
 	@echo "make export  write branch 'series' back to patches/ and series"

@@ -6,6 +6,7 @@ whether they are met, and a gnuplot plot.  Needs only the TSV."""
 import argparse
 import csv
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -16,7 +17,7 @@ KERNELS = ("series", "upstream")
 KLABEL = {"series": "this series", "upstream": "upstream"}
 SCHEDS = ("none", "floor", "mq-deadline", "kyber", "bfq")
 COST_QDS = ("qd1", "qd32")
-PARTS = ("cost", "latency", "scaling", "prio")
+PARTS = ("cost", "latency", "scaling", "prio", "devices")
 CPUS = (1, 2, 4)
 TARGET_RATIO = 0.85         # Kyber's IOPS relative to none, at least
 TARGET_FLOOR_SHARE = 0.5    # its cost above the floor, at most this share of upstream's
@@ -25,6 +26,9 @@ DEFAULT_READ_LAT = 2000000  # Kyber's default read_lat_nsec
 PRIO_PLOT = (("alone", "alone"), ("wflood-be", "w-flood BE"), ("wflood-idle", "w-flood idle"),
              ("rflood-be", "r-flood BE"), ("rflood-idle", "r-flood idle"),
              ("crowd-be", "BE by QD8"), ("crowd-rt", "RT by QD8"))
+DEV_CLASSES = ("slow", "multiqueue", "saturated")
+DEV_SCHEDS = ("none", "mq-deadline", "bfq", "kyber")
+TARGET_DEV_TOTAL = 0.90     # total IOPS relative to none, at least, on every device class
 ICOUNT_NOISE = 0.001        # icount repetitions agree within this, at least
 PRIO_NEAR = (2, 1e6)        # "near alone": p99 within 2x alone + 1 ms, as ionice.sh
 # The prio part's behaviour scenarios: (param, what runs, reader's class,
@@ -123,9 +127,14 @@ def table(head, rows):
     return "\n".join(out) + "\n"
 
 
+NA = "n/a"   # a target that does not apply to what was measured
+
+
 def verdict(ok):
     if ok is None:
         return "not measured"
+    if ok is NA:
+        return "not applicable"
     return "**met**" if ok else "**not met**"
 
 
@@ -258,12 +267,68 @@ def prio_targets(res):
     return out
 
 
+def dev_fact(res, name, default=None):
+    for k in KERNELS:
+        v = res.fact(k, "devices", name, None)
+        if v is not None:
+            return v
+    return default
+
+
+def dev_read_target(res, cls):
+    """Kyber's read_lat_nsec on CLASS's device as the VM read it (ns)."""
+    m = re.search(r"read_lat_nsec (\d+)", res.fact("series", "devices", "%s-kyber" % cls, ""))
+    return float(m.group(1)) if m else float(DEFAULT_READ_LAT)
+
+
+def dev_targets(res):
+    out = []
+    for cls in DEV_CLASSES:
+        def r(k):
+            return med(res.ratios(k, "devices", "kyber", cls, "total_iops"))
+        ours, up = r("series"), r("upstream")
+        out.append(("Kyber's total IOPS ≥ %.2f× none's (%s device)" % (TARGET_DEV_TOTAL, cls),
+                    None if ours is None else ours >= TARGET_DEV_TOTAL,
+                    "n/a" if ours is None else "%.3f×%s" % (
+                        ours, "" if up is None else " (upstream Kyber %.3f×)" % up)))
+
+        def p99(k, s):
+            return med(res.values(k, "devices", s, cls, "read_p99"))
+        ky, no = p99("series", "kyber"), p99("series", "none")
+        ok = None if ky is None or no is None else ky <= no
+        figs = "n/a"
+        if ok is not None:
+            figs = "%s ms vs %s ms" % (f_ms(ky), f_ms(no))
+            uk, un = p99("upstream", "kyber"), p99("upstream", "none")
+            if uk is not None and un is not None:
+                figs += " (upstream Kyber %s ms vs %s ms)" % (f_ms(uk), f_ms(un))
+        out.append(("Kyber's read p99 ≤ none's (%s device)" % cls, ok, figs))
+        if cls != "saturated":
+            continue
+        target = dev_read_target(res, cls)
+        own = dev_fact(res, "%s-request_nsec" % cls)
+        text = "Kyber's read p99 ≤ %.2f× read_lat_nsec (%s ms; saturated device)" % (
+            TARGET_P99, f_ms(TARGET_P99 * target))
+        if ky is None:
+            out.append((text, None, "n/a"))
+        elif own is not None and float(own) > target:
+            out.append((text, NA,
+                        "the device takes %s ms per request, more than the %s ms target: no "
+                        "depth can meet it (p99 %s ms = %.2f× the target)"
+                        % (f_ms(float(own)), f_ms(target), f_ms(ky), ky / target)))
+        else:
+            out.append((text, ky <= TARGET_P99 * target,
+                        "%s ms = %.2f× the %s ms target" % (f_ms(ky), ky / target, f_ms(target))))
+    return out
+
+
 def targets(res):
     rows = []
     for qd in ("qd32", "qd1"):
         rows += cost_targets(res, qd)
     rows += latency_targets(res)
     rows += prio_targets(res)
+    rows += dev_targets(res)
     lines = [[t, verdict(ok), figs] for t, ok, figs in rows]
     return ("## Targets\n\n"
             "Goals, not assertions: the bench never fails on a number.  Medians of the\n"
@@ -585,7 +650,110 @@ def prio_section(res):
     return "".join(out) if len(out) > 1 else PRIO_TEXT + NOT_RUN
 
 
-JOB_FACTS = ("null_blk", "null_blk-cost", "vm-dirty", "kyber-nr_requests", "noprio-source")
+DEVICES_TEXT = """\
+## 5. Device classes
+
+**What.** Kyber is chosen for devices nobody has tuned it for, so it runs
+here with **default settings**: Kyber's default targets (`read_lat_nsec`
+2 ms, `write_lat_nsec` 10 ms), the default `nr_requests`, no sysfs
+tuning; beside none, mq-deadline and BFQ, in turn within each
+repetition, on both kernels.  Three null_blk classes (configfs, timer
+completion `irqmode=2`, not memory backed), 1 s ramp then 10 s measured,
+real time, 2 vCPUs:
+
+- **slow**: one hardware queue of 2 tags, 5 ms per request (400 IOPS):
+  slower per request than the read target, so no depth brings read
+  latency under it and throttling can only leave the device idle.  A QD1
+  `psync` `O_DIRECT` 4 KiB random reader beside an `O_DIRECT` 4 KiB
+  random write flood of 8 `libaio` jobs at QD 8.
+- **multiqueue**: 2 hardware queues of 1 tag each, 1 ms per request (as
+  NVMe, few tags per queue): a QD 16 `libaio` 4 KiB random read flood
+  pinned to a CPU of hardware queue 0 and the QD1 reader pinned to a CPU
+  of queue 1.  Under none the reader never waits for the flood; Kyber's
+  tokens are device-wide while driver tags are per queue, so a busy
+  queue must not hold the tokens the idle one needs.
+- **saturated**: one hardware queue of 2 tags, 1 ms per request
+  (500 IOPS), the write flood and reader of *slow*.
+
+The kselftests `block/kyber/slow_device.sh`, `multi_queue.sh` and
+`latency.sh` run the same setups as tests (`latency.sh` with
+`read_lat_nsec` at 8 ms, here the default).  Read latency is the reader's
+completion latency (clat) in ms; total IOPS are the reader's and the
+flood's; "total / none" is per repetition against none in the same
+boot.  Kyber's token pools are the sizes of its read and write pools
+(debugfs `sched/read_tokens`, `write_tokens`) when the run ended.
+Wall-clock under TCG: the spread of the repetitions says how much noise
+there is.
+
+"""
+
+DEV_TITLE = {
+    "slow": "Slow device (2 tags, 5 ms per request), QD1 reader beside the write flood",
+    "multiqueue": "Multiqueue device (2 queues of 1 tag, 1 ms), QD1 reader on queue 1 "
+                  "beside the read flood on queue 0",
+    "saturated": "Saturated device (2 tags, 1 ms per request), QD1 reader beside the write flood",
+}
+
+
+def devices_section(res):
+    out = [DEVICES_TEXT]
+    rows = []
+    for k in KERNELS:
+        if not res.has(k, "devices"):
+            continue
+        for cls in DEV_CLASSES:
+            kind = "read" if cls == "multiqueue" else "write"
+            fast = res.values(k, "devices", "none", "fast-%s-alone" % kind, "flood_iops")
+            alone = res.values(k, "devices", "none", "%s-alone" % cls, "flood_iops")
+            cap = dev_fact(res, "%s-capacity-iops" % cls)
+            try:
+                c = float(cap)
+                ok = bool(fast and alone and med(fast) >= 3 * c and med(alone) >= 0.6 * c)
+                sat = "yes" if ok else "**no**"
+                if alone:
+                    sat += " (%.0f%% of capacity)" % (100 * med(alone) / c)
+            except (TypeError, ValueError):
+                sat, cap = "n/a", "n/a"
+            rows.append([KLABEL[k], cls, "%s flood" % kind, spread(fast, f_iops), cap,
+                         spread(alone, f_iops), sat])
+    if rows:
+        out.append("**Saturation check** (each flood alone under none; capacity: what the\n"
+                   "flood's hardware queue completes at most; saturated when the VM\n"
+                   "submits at least 3× the capacity to an instant null_blk and the flood\n"
+                   "reaches 60% of it on the device):\n\n")
+        out.append(table(["kernel", "class", "flood", "instant null_blk IOPS", "capacity IOPS",
+                          "this device IOPS", "saturated"], rows) + "\n")
+    for cls in DEV_CLASSES:
+        rows = []
+        for k in KERNELS:
+            for s in DEV_SCHEDS:
+                def v(m):
+                    return res.values(k, "devices", s, cls, m)
+                if not v("read_p99"):
+                    continue
+                tokens = "–"
+                if s == "kyber" and v("read_tokens"):
+                    tokens = "read %s, write %s" % (spread(v("read_tokens"), lambda x: "%.0f" % x),
+                                                    spread(v("write_tokens"), lambda x: "%.0f" % x))
+                    far = v("read_out_of_reach")
+                    if far and any(far):
+                        tokens += "; read target out of reach (%d of %d)" % (sum(far), len(far))
+                rows.append([KLABEL[k], sched_label(k, s), spread(v("read_p50"), f_ms),
+                             spread(v("read_p99"), f_ms), spread(v("read_iops"), f_iops),
+                             spread(v("flood_iops"), f_iops), spread(v("total_iops"), f_iops),
+                             spread(res.ratios(k, "devices", s, cls, "total_iops"), f_ratio),
+                             tokens])
+        if rows:
+            out.append("**%s**, median (min–max):\n\n" % DEV_TITLE[cls])
+            out.append(table(["kernel", "scheduler", "read p50 ms", "read p99 ms", "read IOPS",
+                              "flood IOPS", "total IOPS", "total / none",
+                              "Kyber's token pools at the end"], rows) + "\n")
+    return "".join(out) if len(out) > 1 else DEVICES_TEXT + NOT_RUN
+
+
+JOB_FACTS = ("null_blk", "null_blk-cost", "vm-dirty", "kyber-nr_requests", "noprio-source",
+             "multiqueue-cpus") + tuple("null_blk-" + c for c in DEV_CLASSES) + \
+    tuple(c + "-kyber" for c in DEV_CLASSES)
 
 
 def jobs_section(res):
@@ -613,7 +781,7 @@ Measured, not claimed.  This page is written by `make bench`
 
     make bench                          # builds (incremental), 3 repetitions, this page
     scripts/bench.sh -B -r 1 -p cost    # development: no builds, one part, once
-    scripts/bench.sh -B -a -p prio      # one part again, the others' figures kept
+    scripts/bench.sh -B -a -p devices   # one part again, the others' figures kept
     scripts/bench-report.py build/bench/results.tsv   # this page again from the figures
 
 `make bench` builds the series kernel (`build/obj-m`, Kyber=m, from
@@ -624,13 +792,13 @@ floor elevator against each (for the prio part also the series' Kyber
 without priority support, against the series kernel).  Then each part
 boots each kernel in the test VM (`selftests/vm-run.sh`, every VM in its
 own `build/vm-bench-*`) and runs `scripts/bench-vm.sh` inside.  It never fails on a number, only
-when a build, a VM or a tool fails.  It takes about 35 minutes on this
-2-core machine with the kernels built; the latency part runs in real
-time and takes the longest (the time of each part in this run is below).
-Options of `scripts/bench.sh`: `-p cost,latency,scaling,prio` picks parts,
-`-r N` repetitions, `-k series,upstream` kernels, `-B` skips the builds,
-`-a` keeps the figures of parts not run now, `-d DIR` writes the page
-elsewhere.
+when a build, a VM or a tool fails.  It takes about 55 minutes on this
+2-core machine with the kernels built; the latency and devices parts run
+in real time and take the longest (the time of each part in this run is
+below).  Options of `scripts/bench.sh`: `-p cost,latency,scaling,prio,devices`
+picks parts, `-r N` repetitions, `-k series,upstream` kernels, `-B` skips
+the builds, `-a` keeps the figures of parts not run now, `-d DIR` writes
+the page elsewhere.
 
 """
 
@@ -774,7 +942,7 @@ def main():
     page = (HOWTO + header(res, args.tsv) + "\n" + targets(res) + "\n" +
             "![cost, read p99 under a write flood, scaling, I/O priorities](benchmarks.png)\n\n" +
             cost_section(res) + latency_section(res) + scaling_section(res) +
-            prio_section(res) + jobs_section(res))
+            prio_section(res) + devices_section(res) + jobs_section(res))
     with open(os.path.join(args.dir, "benchmarks.md"), "w") as f:
         f.write(page)
 

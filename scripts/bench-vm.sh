@@ -5,7 +5,7 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-r REPS] [-s SCHEDS] [-f FLOOR.KO] [-N NOPRIO.KO] [-n JOBS] [-I NIOS] [-K] [-C] [--] cost|latency|scaling|prio
+usage: ${0##*/} [-r REPS] [-s SCHEDS] [-f FLOOR.KO] [-N NOPRIO.KO] [-n JOBS] [-I NIOS] [-K] [-C] [--] cost|latency|scaling|prio|devices
 
 Runs inside the benchmark VM, as root; prints lines
   BENCH<tab>PART<tab>SCHEDULER<tab>PARAMETER<tab>REP<tab>METRIC<tab>VALUE
@@ -25,6 +25,16 @@ figures were taken with (kernel release, fio command lines, devices).
            as real-time beside a QD8 best-effort reader.  Reader
            p50/p99/IOPS, the others' IOPS.  With -C instead: as cost at
            QD32 (meant for -icount), to set Kyber beside kyber-noprio
+  devices  default settings (targets, nr_requests) on three null_blk
+           classes, 10 s each after a 1 s ramp: "slow" (2 tags, 5 ms per
+           request) and "saturated" (2 tags, 1 ms), a QD1 psync reader
+           beside an O_DIRECT write flood of 8 libaio jobs at QD8;
+           "multiqueue" (2 hardware queues of 1 tag, 1 ms), a QD16 read
+           flood pinned to a CPU of queue 0 and the QD1 reader to one of
+           queue 1.  Reader p50/p99/IOPS, flood IOPS, their total; Kyber's
+           read and write token pools at the end.  First each flood
+           alone under none, on its device and on an instant null_blk,
+           to show the device saturated (needs 2 CPUs)
   -r   repetitions (default 3); schedulers are interleaved in each
   -s   schedulers, space separated (default: none floor mq-deadline
        kyber bfq; "floor" needs -f, "kyber-noprio" -N; prio without -C
@@ -59,7 +69,7 @@ done
 shift $((OPTIND - 1))
 [ $# = 1 ] || { usage >&2; echo "${0##*/}: name one part" >&2; exit 2; }
 part=$1
-case $part in cost|latency|scaling|prio) ;; *) echo "${0##*/}: unknown part: $part" >&2; exit 2 ;; esac
+case $part in cost|latency|scaling|prio|devices) ;; *) echo "${0##*/}: unknown part: $part" >&2; exit 2 ;; esac
 case $reps$jobs$NIOS in *[!0-9]*|"") echo "${0##*/}: -r, -n and -I take numbers" >&2; exit 2 ;; esac
 [ "$NIOS" -gt 0 ] || { echo "${0##*/}: -I takes a positive number of I/Os" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "${0##*/}: must run as root (in the VM)" >&2; exit 2; }
@@ -80,9 +90,11 @@ fail() { echo "${0##*/}: error: $*" >&2; exit 1; }
 # SPEC is JOB/KEY=METRIC: JOB a job name or "0" for the first (grouped)
 # one, KEY read_iops, write_iops, read_p50, read_p99, read_p99.9 (clat,
 # ns); JOB "dev", KEY write_iops: the device's writes per second from the
-# samples, in the SECONDS after RAMP after its first write.  figures()
+# samples, in the SECONDS after RAMP after its first write; JOB "sum", KEY
+# A+B: the sum of the METRICs A and B of specs before it.  figures()
 # turns them all into BENCH lines at the end, so that no interpreter
-# starts between the runs.
+# starts between the runs; $TMP/extra holds BENCH lines taken otherwise
+# (read from sysfs or debugfs), printed after them.
 RUNS=0
 run_fio() {	# run_fio SCHED PARAM REP RAMP SECONDS SPECS FIO-ARGS...
 	local what="$1 $2 $3 $4 $5 $6" t0=$EPOCHREALTIME
@@ -97,6 +109,11 @@ run_fio() {	# run_fio SCHED PARAM REP RAMP SECONDS SPECS FIO-ARGS...
 
 figures() {
 	[ -s "$TMP/runs" ] || return 0
+	figures_fio
+	[ ! -s "$TMP/extra" ] || cat "$TMP/extra"
+}
+
+figures_fio() {
 	python3 - "$TMP" "$part" <<'EOT'
 import json, os, sys
 
@@ -121,10 +138,13 @@ for line in open(os.path.join(tmp, "runs")):
         text = f.read()
     # fio may print notes before the JSON document.
     jobs = json.loads(text[text.index("{"):])["jobs"]
+    vals = {}
     for spec in specs:
         src, metric = spec.split("=")
         name, key = src.split("/")
-        if name == "dev":
+        if name == "sum":	# sum/A+B: of the metrics A and B above
+            v = sum(vals[m] for m in key.split("+"))
+        elif name == "dev":
             v = dev_rate(os.path.join(tmp, n + ".samples"), float(ramp), float(secs))
         else:
             job = jobs[0] if name == "0" else next(j for j in jobs if j["jobname"] == name)
@@ -135,6 +155,7 @@ for line in open(os.path.join(tmp, "runs")):
                 v = job[rw]["iops"]
             else:
                 v = job[rw]["clat_ns"]["percentile"]["%.6f" % float(what[1:])]
+        vals[metric] = v
         v = "%d" % v if isinstance(v, int) else "%.1f" % v
         print("BENCH\t%s\t%s\t%s\t%s\t%s\t%s" % (part, sched, param, rep, metric, v))
 EOT
@@ -382,11 +403,152 @@ prio() {
 	set_sched benchprio none
 }
 
+# ---- devices: default settings on three device classes ----------------
+
+# Each class's null_blk (configfs, beside queue_mode=2 poll_queues=0
+# size=1024 memory_backed=0 irqmode=2).  On slow and saturated a QD1
+# reader runs beside the write flood; on multiqueue beside the read
+# flood, the flood pinned to a CPU of hardware queue 0, the reader to one
+# of queue 1.  Default settings: no sysfs tuning.
+CLASSES="slow multiqueue saturated"
+# shellcheck disable=SC2034	# read through eval
+NULLB_slow="submit_queues=1 hw_queue_depth=2 completion_nsec=5000000"
+# shellcheck disable=SC2034
+NULLB_multiqueue="submit_queues=2 hw_queue_depth=1 completion_nsec=1000000"
+# shellcheck disable=SC2034
+NULLB_saturated="submit_queues=1 hw_queue_depth=2 completion_nsec=1000000"
+DRUNTIME=10 DCHECK=3
+WFLOOD="--name=flood --ioengine=libaio --direct=1 --rw=randwrite --bs=4k --iodepth=8 --numjobs=8 --group_reporting"
+RFLOOD="--name=flood --ioengine=libaio --direct=1 --rw=randread --bs=4k --iodepth=16"
+DREADER="--name=reader --new_group --ioengine=psync --direct=1 --rw=randread --bs=4k --iodepth=1"
+
+attr() {	# attr NAME ATTR=VALUE...: VALUE of ATTR NAME
+	local name=$1 kv
+
+	shift
+	for kv in "$@"; do
+		[ "${kv%%=*}" != "$name" ] || { echo "${kv#*=}"; return 0; }
+	done
+	return 1
+}
+
+first_cpu() {	# first_cpu DEV QUEUE: the first CPU mapped to hardware queue QUEUE
+	local list
+
+	read -r list < "/sys/block/$1/mq/$2/cpu_list" || return 1
+	list=${list%%,*}
+	echo "${list// }"
+}
+
+# pools DEV SCHED CLASS REP: Kyber's read and write token pool sizes
+# ("depth=" of debugfs sched/{read,write}_tokens) and, where the series'
+# "tuning" file tells it, whether the read target is out of reach.
+pools() {
+	local dev=$1 s=$2 c=$3 rep=$4 d k v line dbg=/sys/kernel/debug/block/$1/sched
+
+	[ "$s" = kyber ] || return 0
+	for d in read write; do
+		[ -r "$dbg/${d}_tokens" ] || continue
+		while IFS='=' read -r k v; do
+			[ "$k" != depth ] ||
+				printf 'BENCH\t%s\t%s\t%s\t%s\t%s\t%s\n' "$part" "$s" "$c" "$rep" \
+					"${d}_tokens" "$v" >> "$TMP/extra"
+		done < "$dbg/${d}_tokens"
+	done
+	[ -r "$dbg/tuning" ] || return 0
+	while read -r line; do
+		case $line in
+		"read "*" out-of-reach") v=1 ;; "read "*) v=0 ;; *) continue ;;
+		esac
+		printf 'BENCH\t%s\t%s\t%s\t%s\t%s\t%s\n' "$part" "$s" "$c" "$rep" \
+			read_out_of_reach "$v" >> "$TMP/extra"
+	done < "$dbg/tuning"
+}
+
+devices() {
+	local c dev attrs rep s fl rd cpu0 cpu1 fkind specs nsec depth
+	local -a fast args
+
+	[ "$(nproc)" -ge 2 ] || fail "devices needs 2 CPUs, has $(nproc)"
+	modprobe null_blk nr_devices=0 || fail "cannot load null_blk"
+	[ -d $CFS ] || fail "null_blk has no configfs"
+	make_nullb benchfast queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
+		memory_backed=0 irqmode=0
+	for c in $CLASSES; do
+		eval "attrs=\$NULLB_$c"
+		# shellcheck disable=SC2086,SC2154
+		make_nullb "bench$c" queue_mode=2 poll_queues=0 size=1024 memory_backed=0 \
+			irqmode=2 $attrs
+		meta "null_blk-$c" "configfs: queue_mode=2 poll_queues=0 size=1024 memory_backed=0 irqmode=2 $attrs"
+		# shellcheck disable=SC2086
+		nsec=$(attr completion_nsec $attrs) depth=$(attr hw_queue_depth $attrs)
+		meta "$c-request_nsec" "$nsec"
+		# What one hardware queue completes, at most: the flood's.
+		meta "$c-capacity-iops" $((depth * 1000000000 / nsec))
+		load_scheds "bench$c"
+	done
+	set_sched benchfast none
+	cpu0=$(first_cpu benchmultiqueue 0) cpu1=$(first_cpu benchmultiqueue 1)
+	if [ -z "$cpu0" ] || [ -z "$cpu1" ]; then
+		fail "benchmultiqueue: no CPU maps to hardware queue 0 or 1"
+	fi
+	meta multiqueue-cpus "flood on CPU $cpu0 (hardware queue 0), reader on CPU $cpu1 (hardware queue 1)"
+	for rep in $(seq "$reps"); do
+		# What the VM submits to an instant device, each flood alone.
+		for fkind in write read; do
+			if [ $fkind = write ]; then
+				# shellcheck disable=SC2206
+				fast=($WFLOOD) specs="flood/write_iops=flood_iops"
+			else
+				# shellcheck disable=SC2206
+				fast=($RFLOOD --cpus_allowed="$cpu0") specs="flood/read_iops=flood_iops"
+			fi
+			args=(--filename=/dev/benchfast --time_based --runtime="$DCHECK"
+			      --ramp_time="$RAMP" "${fast[@]}")
+			meta "fio-fast-$fkind-alone" "fio ${args[*]}"
+			run_fio none "fast-$fkind-alone" "$rep" $RAMP $DCHECK "$specs" "${args[@]}"
+		done
+		for c in $CLASSES; do
+			dev=bench$c
+			if [ "$c" = multiqueue ]; then
+				fl="$RFLOOD --cpus_allowed=$cpu0" rd="$DREADER --cpus_allowed=$cpu1"
+				specs="flood/read_iops=flood_iops"
+			else
+				fl=$WFLOOD rd=$DREADER specs="flood/write_iops=flood_iops"
+			fi
+			# The flood alone: what the device completes of it.
+			set_sched "$dev" none
+			# shellcheck disable=SC2206
+			args=(--filename="/dev/$dev" --time_based --runtime=$DCHECK
+			      --ramp_time=$RAMP $fl)
+			meta "fio-$c-alone" "fio ${args[*]}"
+			run_fio none "$c-alone" "$rep" $RAMP $DCHECK "$specs" "${args[@]}"
+			specs="$specs reader/read_iops=read_iops reader/read_p50=read_p50"
+			specs="$specs reader/read_p99=read_p99 sum/read_iops+flood_iops=total_iops"
+			for s in $scheds; do
+				# A fresh instance: default targets and nr_requests.
+				set_sched "$dev" none
+				set_sched "$dev" "$s"
+				[ "$s" != kyber ] || meta "$c-kyber" \
+					"read_lat_nsec $(cat "/sys/block/$dev/queue/iosched/read_lat_nsec"), write_lat_nsec $(cat "/sys/block/$dev/queue/iosched/write_lat_nsec"), nr_requests $(cat "/sys/block/$dev/queue/nr_requests")"
+				# shellcheck disable=SC2206
+				args=(--filename="/dev/$dev" --time_based --runtime=$DRUNTIME
+				      --ramp_time=$RAMP --percentile_list=50:99 $fl $rd)
+				meta "fio-$c" "fio ${args[*]}"
+				run_fio "$s" "$c" "$rep" $RAMP $DRUNTIME "$specs" "${args[@]}"
+				pools "$dev" "$s" "$c" "$rep"
+			done
+			set_sched "$dev" none
+		done
+	done
+}
+
 case $part in
 cost) cost "1 32" 1 ;;
 scaling) cost 32 "$jobs" ;;
 latency) latency ;;
 prio) if [ -n "$pcost" ]; then cost 32 1; else prio; fi ;;
+devices) devices ;;
 esac
 figures
 rm -rf "$TMP"

@@ -27,15 +27,25 @@ QEMU (selftests/vm-run.sh) and runs scripts/bench-vm.sh on null_blk.
            support); then, as latency, a QD1 reader alone, beside
            a best-effort and an idle write flood and read flood, and as
            best-effort and real-time beside a QD8 reader
+  devices  default settings (Kyber's targets, nr_requests) on three
+           null_blk classes, real time, 2 vCPUs; none, mq-deadline, bfq,
+           kyber: a QD1 reader beside an 8x QD8 O_DIRECT write flood on
+           a slow device (2 tags, 5 ms per request) and on a saturated
+           one (2 tags, 1 ms); beside a QD16 read flood on another
+           hardware queue of a multiqueue device (2 queues of 1 tag,
+           1 ms); reader p50/p99, total IOPS, Kyber's token pools
 Builds both kernels first (incremental; -B: not), the floor elevator
-(selftests/floor-iosched) against each, and kyber-noprio against the
-series kernel ($BUILD/noprio-obj-m, from block/kyber-iosched.c of the
-series commit that adds Kyber).  One row per figure goes to
-DIR/results.tsv (default $BUILD/bench), then scripts/bench-report.py
-writes benchmarks.md and benchmarks.png to $TOP/Documentation (-d: to
-another directory).  A number never fails the run; a build, a VM or a
-tool that fails does.  The full run takes about 35 minutes here.
-  -p  parts, comma separated (default cost,latency,scaling,prio)
+(selftests/floor-iosched) against each for cost and scaling, and
+kyber-noprio against the series kernel for prio ($BUILD/noprio-obj-m,
+from block/kyber-iosched.c of the series commit that adds Kyber).  With
+-B and no worktree $BUILD/upstream, the upstream kernel is the one built
+in $BUILD/obj-upstream, from the source its Makefile names.  One row
+per figure goes to DIR/results.tsv (default $BUILD/bench), then
+scripts/bench-report.py writes benchmarks.md and benchmarks.png to
+$TOP/Documentation (-d: to another directory).  A number never fails
+the run; a build, a VM or a tool that fails does.  The full run takes about 55 minutes here (the
+devices part about 18 of them, 9 per kernel).
+  -p  parts, comma separated (default cost,latency,scaling,prio,devices)
   -r  repetitions (default 3)
   -k  kernels, comma separated (default series,upstream)
   -B  do not build the kernels, use them as they are
@@ -44,7 +54,7 @@ EOT
 }
 
 PRIO_NIOS=100000	# I/Os per run of the prio part's cost, 5x the cost part's
-parts=cost,latency,scaling,prio reps=3 kernels=series,upstream build=1 keep="" out=$BUILD/bench
+parts=cost,latency,scaling,prio,devices reps=3 kernels=series,upstream build=1 keep="" out=$BUILD/bench
 doc=$TOP/Documentation
 [ "${1-}" = --help ] && { usage; exit 0; }
 while getopts p:r:k:Bao:d:h opt; do
@@ -65,7 +75,7 @@ shift $((OPTIND - 1))
 case $reps in ""|0|*[!0-9]*) die "-r takes a number of repetitions" ;; esac
 parts=${parts//,/ } kernels=${kernels//,/ }
 for p in $parts; do
-	case $p in cost|latency|scaling|prio) ;; *) die "unknown part '$p' (cost, latency, scaling, prio)" ;; esac
+	case $p in cost|latency|scaling|prio|devices) ;; *) die "unknown part '$p' (cost, latency, scaling, prio, devices)" ;; esac
 done
 for k in $kernels; do
 	case $k in series|upstream) ;; *) die "unknown kernel '$k' (series, upstream)" ;; esac
@@ -73,11 +83,14 @@ done
 
 need_base
 need_group vm bench
+# The bench only reads the kernel trees' git state: it must not take the
+# index lock from under someone working in them.
+export GIT_OPTIONAL_LOCKS=0
 out=$(realpath -m "$out")
 mkdir -p "$out/logs"
 up_tag=$(git -C "$KSRC" describe --tags --abbrev=0 --match 'v6.*' "$BASE_TAG^") ||
 	die "no v6.* tag below '$BASE_TAG' in $KSRC"
-upstream=$BUILD/upstream
+upstream=$BUILD/upstream upsrc=$BUILD/upstream
 
 objdir() { case $1 in series) echo "$BUILD/obj-m" ;; upstream) echo "$BUILD/obj-upstream" ;; esac; }
 has() {	# has WORD LIST...: whether WORD is one of LIST
@@ -90,14 +103,24 @@ has() {	# has WORD LIST...: whether WORD is one of LIST
 
 # ---- kernels and the floor elevator ------------------------------------
 
-if [ ! -d "$upstream" ]; then
-	[ -n "$build" ] || die "no $upstream; run without -B to make it"
-	info "making the worktree $upstream at $up_tag"
-	git -C "$KSRC" worktree add --detach "$upstream" "$up_tag" >/dev/null 2>&1 ||
-		die "cannot add the worktree $upstream"
+if ! has upstream "$kernels"; then
+	:
+elif [ ! -d "$upstream" ] && [ -z "$build" ]; then
+	# -B: the upstream kernel as it was built, from the source its
+	# object directory names (a kernel Makefile's "include SRC/Makefile").
+	upsrc=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$(objdir upstream)/Makefile" 2>/dev/null | head -n 1)
+	[ -f "${upsrc:-/nonexistent}/Makefile" ] ||
+		die "no $upstream and no source named in $(objdir upstream)/Makefile; run without -B"
+	info "upstream: no worktree $upstream; the kernel in $(objdir upstream) is from $upsrc"
+else
+	if [ ! -d "$upstream" ]; then
+		info "making the worktree $upstream at $up_tag"
+		git -C "$KSRC" worktree add --detach "$upstream" "$up_tag" >/dev/null 2>&1 ||
+			die "cannot add the worktree $upstream"
+	fi
+	[ "$(git -C "$upstream" rev-parse HEAD)" = "$(git -C "$KSRC" rev-parse "$up_tag^{commit}")" ] ||
+		die "$upstream is not at $up_tag; remove it (git -C $KSRC worktree remove $upstream)"
 fi
-[ "$(git -C "$upstream" rev-parse HEAD)" = "$(git -C "$KSRC" rev-parse "$up_tag^{commit}")" ] ||
-	die "$upstream is not at $up_tag; remove it (git -C $KSRC worktree remove $upstream)"
 
 for k in $kernels; do
 	obj=$(objdir "$k")
@@ -112,6 +135,7 @@ for k in $kernels; do
 			tail -n 20 "$out/logs/build-$k.log" >&2; die "$k: kernel build failed"; }
 	fi
 	[ -f "$obj/arch/x86/boot/bzImage" ] || die "$k: no kernel in $obj; run without -B"
+	has cost "$parts" || has scaling "$parts" || continue
 	floor=$BUILD/floor-${obj##*/}
 	mkdir -p "$floor"
 	for f in Kbuild floor-iosched.c; do
@@ -176,9 +200,14 @@ row host all reps "$reps"
 for k in $kernels; do
 	obj=$(objdir "$k")
 	src=$KSRC
-	[ "$k" = series ] || src=$upstream
+	[ "$k" = series ] || src=$upsrc
 	row "$k" all release "$(cat "$obj/include/config/kernel.release")"
-	row "$k" all source "$(git -C "$src" describe --tags --always --dirty 2>/dev/null) ($(git -C "$src" log -1 --format=%s))"
+	if [ -e "$src/.git" ]; then
+		row "$k" all source "$(git -C "$src" describe --tags --always --dirty 2>/dev/null) ($(git -C "$src" log -1 --format=%s))"
+	else
+		row "$k" all source "$(sed -n -e 's/^VERSION = /v/p' -e 's/^PATCHLEVEL = /./p' \
+			-e 's/^SUBLEVEL = /./p' "$src/Makefile" | head -n 3 | tr -d '\n') (source tree ${src#"$TOP"/}, not a git tree)"
+	fi
 	row "$k" all config "tinyconfig + kvm_guest.config + scripts/kconfig/vm.config, $(grep '^CONFIG_MQ_IOSCHED_KYBER=' "$obj/.config")"
 done
 [ -z "$noprio_commit" ] || row series prio noprio-source \
@@ -232,6 +261,9 @@ for p in $parts; do
 			vm "$k" prio prio-cost 1 -i $((300 + reps * 150)) -r "$reps" -C \
 				-I $PRIO_NIOS -N "$noprio/kyber-noprio.ko" -s "none kyber-noprio kyber"
 			vm "$k" prio prio 2 "" $((300 + reps * 200)) -r "$reps" -s kyber ;;
+		devices)
+			vm "$k" devices devices 2 "" $((300 + reps * 330)) -r "$reps" \
+				-s "none mq-deadline bfq kyber" ;;
 		esac
 		elapsed[$p]=$((${elapsed[$p]:-0} + SECONDS - t0))
 		row "$k" "$p" elapsed_s $((SECONDS - t0))
