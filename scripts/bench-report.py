@@ -673,7 +673,7 @@ real time, 2 vCPUs:
   tokens are device-wide while driver tags are per queue, so a busy
   queue must not hold the tokens the idle one needs.
 - **saturated**: one hardware queue of 2 tags, 1 ms per request
-  (500 IOPS), the write flood and reader of *slow*.
+  (2000 IOPS), the write flood and reader of *slow*.
 
 The kselftests `block/kyber/slow_device.sh`, `multi_queue.sh` and
 `latency.sh` run the same setups as tests (`latency.sh` with
