@@ -8,6 +8,7 @@ usage() {
 usage: ${0##*/} [--help] [CHECK...]
 
 Makes the base tree when missing, then runs the checks (all by default):
+  gate       a check that crashes or stops early counts as a failure
   scripts    every script answers --help and refuses a bad argument
   roundtrip  apply then export reproduces patches/ and series
   patches    checkpatch --strict on every patch
@@ -18,33 +19,27 @@ Makes the base tree when missing, then runs the checks (all by default):
 and prints each result as a TAP line, then "N passed, N failed".
 EOT
 }
-all="scripts roundtrip patches build cocci kunit vm"
+all="gate scripts roundtrip patches build cocci kunit vm"
 case "${1-}" in -h|--help) usage; exit 0 ;; esac
 for c in "$@"; do
 	case " $all " in *" $c "*) ;; *) usage >&2; die "unknown check: $c" ;; esac
 done
 [ $# -gt 0 ] || set -- $all
 
-passed=0 failed=0 skipped=0
-run() {	# run NAME COMMAND...: the command's TAP lines, counted
-	local start line rc=0
+run() {	# run NAME COMMAND...: the check's TAP lines, counted
+	local start
+
 	start=$(date +%s)
 	echo "# --- $1"
-	while IFS= read -r line; do
-		case $line in
-		"ok "*"# SKIP"*) skipped=$((skipped + 1)); echo "$line" ;;
-		"ok "*) passed=$((passed + 1)); echo "$line" ;;
-		"not ok "*) failed=$((failed + 1)); echo "$line" ;;
-		"1.."*) ;;
-		*) echo "$line" ;;
-		esac
-	done < <("${@:2}" 2>&1; echo "# exit $?")
+	gate_run "$@"
 	echo "# $1 took $(($(date +%s) - start))s"
 }
 
-"$TOP/scripts/base-tree.sh"
+"$TOP/scripts/base-tree.sh" ||
+	gate_fail 1 "base tree: scripts/base-tree.sh fails; the checks below cannot pass"
 for c in "$@"; do
 	case $c in
+	gate)      run gate "$TOP/scripts/check-gate.sh" ;;
 	scripts)   run scripts "$TOP/scripts/check-scripts.sh" ;;
 	roundtrip) run roundtrip "$TOP/scripts/check-roundtrip.sh" ;;
 	patches)   run patches "$TOP/scripts/check-patches.sh" ;;
@@ -55,9 +50,9 @@ for c in "$@"; do
 	esac
 done
 
-if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
+if [ "$GATE_SKIPPED" -gt 0 ]; then
+	echo "$GATE_PASSED passed, $GATE_FAILED failed, $GATE_SKIPPED skipped"
 else
-	echo "$passed passed, $failed failed"
+	echo "$GATE_PASSED passed, $GATE_FAILED failed"
 fi
-[ "$failed" = 0 ]
+[ "$GATE_FAILED" = 0 ]

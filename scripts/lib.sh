@@ -84,3 +84,37 @@ tap_skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP $2"; }
 tap_end()  { echo "1..$TAP_N"; [ "$TAP_FAILED" = 0 ]; }
 # Indent details under a result line so that they read as TAP diagnostics.
 tap_diag() { sed 's/^/# /'; }
+
+# gate_run NAME COMMAND...: one check of make check.  Passes its output
+# through and counts its results in GATE_PASSED, GATE_FAILED and
+# GATE_SKIPPED ("1..0 # SKIP why" counts as one skip).  The check also
+# fails as a whole, once, when it exits non-zero with no failing result
+# (it crashed: a die, a missing tool) or when its plan line is missing
+# or disagrees with its number of results (it stopped early).
+GATE_PASSED=0 GATE_FAILED=0 GATE_SKIPPED=0
+gate_run() {
+	local name=$1 line rc="" plan="" n=0 bad=0
+
+	shift
+	while IFS= read -r line; do
+		case $line in
+		"") continue ;;
+		"# gate: exit "*) rc=${line#"# gate: exit "}; continue ;;
+		"ok "*"# SKIP"*) GATE_SKIPPED=$((GATE_SKIPPED + 1)); n=$((n + 1)) ;;
+		"ok "*) GATE_PASSED=$((GATE_PASSED + 1)); n=$((n + 1)) ;;
+		"not ok "*) GATE_FAILED=$((GATE_FAILED + 1)); n=$((n + 1)) bad=$((bad + 1)) ;;
+		"1..0 # SKIP"*) GATE_SKIPPED=$((GATE_SKIPPED + 1)); plan=0 ;;
+		"1.."*) plan=${line#1..}; plan=${plan%% *} ;;
+		esac
+		printf '%s\n' "$line"
+	done < <("$@" 2>&1; printf '\n# gate: exit %s\n' "$?")
+
+	if [ "$rc" != 0 ] && [ "$bad" = 0 ]; then
+		gate_fail $((n + 1)) "$name: exits with $rc but reports no failure: it crashed"
+	elif [ -z "$plan" ]; then
+		gate_fail $((n + 1)) "$name: has no plan line: it stopped before its end"
+	elif [ "$plan" != "$n" ]; then
+		gate_fail $((n + 1)) "$name: plans $plan results but reports $n"
+	fi
+}
+gate_fail() { GATE_FAILED=$((GATE_FAILED + 1)); echo "not ok $1 - $2"; }

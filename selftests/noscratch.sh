@@ -1,8 +1,9 @@
 #!/bin/bash
 # Runs inside the VM: the block/kyber kselftests on a disk the user names
 # but does not declare scratch (KYBER_TEST_SCRATCH unset), as on a real
-# machine.  The disk's data, scheduler and nr_requests must come through
-# unchanged, and the tests that write must say they skipped it.  TAP.
+# machine.  Every test must pass or skip, the disk's data, scheduler and
+# nr_requests must come through unchanged, and the tests that write must
+# say they skipped it.  TAP.
 set -u
 
 usage() {
@@ -36,7 +37,13 @@ out=$(KYBER_TEST_DEVS=/dev/$disk "$ksft/run_kselftest.sh" -c block/kyber 2>&1)
 rc=$?
 after=$(md5sum < "/dev/$disk")
 
-check "not scratch: the kselftests pass on /dev/$disk" test "$rc" = 0
+# The runner exits 0 whatever its tests did: count their results.
+tests=$("$ksft/run_kselftest.sh" -l | grep -c '^block/kyber:')
+passed=$(grep -c '^ok [0-9]* selftests: block/kyber: ' <<<"$out")
+failed_tests=$(grep -c '^not ok [0-9]* selftests: block/kyber: ' <<<"$out")
+check "not scratch: the runner finishes on /dev/$disk" test "$rc" = 0
+check "not scratch: all $tests kselftests pass or skip on /dev/$disk ($passed do, $failed_tests fail)" \
+	test "$tests" -gt 0 -a "$passed" = "$tests" -a "$failed_tests" = 0
 check "not scratch: the tests that write skip /dev/$disk" \
 	grep -q "SKIP /dev/$disk is not scratch" <<<"$out"
 check "not scratch: /dev/$disk's data is unchanged" test "$before" = "$after"
