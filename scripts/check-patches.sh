@@ -35,6 +35,7 @@ fi
 export PATH=/usr/bin:$PATH
 for p in "$@"; do
 	[ -f "$p" ] || { tap_fail "checkpatch ${p##*/}: no such file"; continue; }
+	p=$(realpath "$p")	# checkpatch runs from two directories
 	# Twice: from the kernel tree, where checkpatch reads the file as a
 	# patch, and from this repository, as a reviewer runs it, where it
 	# reads a file that git tracks as source (export.sh writes blank
