@@ -1,5 +1,5 @@
 # The project's commands; each target calls one script.  See README.md.
-.PHONY: help demo check stress bench base apply export build vm clean
+.PHONY: help demo check stress bench base apply export mails send build vm clean
 
 help:
 	@echo "make demo    build the series kernel and boot it in QEMU (the main job)"
@@ -10,7 +10,9 @@ help:
 	@echo "             schedulers (about 55 min); writes Documentation/benchmarks.md"
 	@echo "make base    make the base tree in build/linux"
 	@echo "make apply   apply patches/ onto the base (branch 'series')"
-	@echo "make export  write branch 'series' back to patches/ and series"
+	@echo "make export  write branch 'series' back to patches/ and series, as you"
+	@echo "make mails   the series as mails in build/mail/vN (a dry run of send)"
+	@echo "make send    mail the series with git send-email (asks before each)"
 	@echo "make build   build the VM kernel (Kyber=m) from build/linux as it is"
 	@echo "make clean   remove build/ (the kernel tree, objects, VM files)"
 
@@ -34,6 +36,12 @@ apply: base
 
 export:
 	scripts/export.sh
+
+mails:
+	scripts/send.sh -n
+
+send:
+	scripts/send.sh
 
 build:
 	scripts/build.sh -k m

@@ -29,7 +29,7 @@ if git -C "$KSRC" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1; t
 	exit 0
 fi
 
-# --- the pristine import -------------------------------------------------
+# --- the tarball import ---------------------------------------------------
 import_tarball() {
 	local tmp
 	[ -e "$KSRC" ] && die "$KSRC exists but is not a base tree; remove it"
@@ -70,7 +70,7 @@ if ! git -C "$KSRC" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 	git -C "$KSRC" tag "v$ver"
 fi
 ver=$(kernel_version)
-# Start the removal from the pristine import, whatever an earlier run left.
+# Start the removal from the tarball import, whatever an earlier run left.
 git -C "$KSRC" reset -q --hard "v$ver"
 
 # --- the removal ------------------------------------------------------------

@@ -785,7 +785,7 @@ Measured, not claimed.  This page is written by `make bench`
     scripts/bench-report.py build/bench/results.tsv   # this page again from the figures
 
 `make bench` builds the series kernel (`build/obj-m`, Kyber=m, from
-`build/linux`) and a pristine 6.12.y kernel (`build/obj-upstream`, from a
+`build/linux`) and a kernel of the base release, Debian's 6.12.y with its own Kyber (`build/obj-upstream`, from a
 worktree `build/upstream` at the tag the base tree starts from; in it
 "Kyber" is upstream Kyber), both with the VM configuration, and the
 floor elevator against each (for the prio part also the series' Kyber

@@ -9,8 +9,8 @@ usage() {
 	cat <<EOT
 usage: ${0##*/} [-p PARTS] [-r REPS] [-k KERNELS] [-B] [-a] [-o DIR] [-d DIR]
 
-Measures the series kernel ($BUILD/obj-m, Kyber=m) and a pristine
-6.12.y kernel ($BUILD/obj-upstream, from the worktree $BUILD/upstream at
+Measures the series kernel ($BUILD/obj-m, Kyber=m) and the base
+release, Debian's 6.12.y with its own Kyber ($BUILD/obj-upstream, from the worktree $BUILD/upstream at
 the tag the base tree starts from) in the same harness: each boots under
 QEMU (selftests/vm-run.sh) and runs scripts/bench-vm.sh on null_blk.
   cost     CPU per I/O: 4 KiB random reads, QD 1 and 32, fixed I/O count,

@@ -19,7 +19,7 @@ build is kept in OBJDIR/build.log.
   -K   with -d: KCSAN instead of KASAN (scripts/kconfig/kcsan.config
        last); OBJDIR defaults to $BUILD/obj-kcsan (or obj-kcsan-y)
   -s   build the kernel tree in SRCDIR instead of $KSRC (say, a
-       pristine 6.12.y worktree to compare with)
+       worktree of the base release, Debian's 6.12.y, to compare with)
   -C   also run sparse on the files rebuilt (C=1)
 EOT
 }

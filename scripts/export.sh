@@ -9,10 +9,17 @@ usage: ${0##*/} [-o DIR] [--help]
 
 Runs git format-patch on $BASE_TAG..$BRANCH of $KSRC with a cover letter
 (its text is the branch description: git branch --edit-description
-$BRANCH) and the base recorded, and replaces patches/ and series with the
-result.  With -o, writes the patches and a series file to DIR instead.
-The output depends only on the commits, so apply then export changes
-nothing.
+$BRANCH) and replaces patches/ and series with the result; the base
+commit, the in-tree Kyber's removal, goes to $PREREQ/ as the
+series' prerequisite.  The cover letter names the kernel release as
+base-commit and the removal as prerequisite-patch-id, the way b4 and the
+kernel test robot read them.  With -o, writes all of it to DIR instead.
+
+Every patch gets you as its author, From: and Signed-off-by: (replacing
+the previous author's sign-off): GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL, or
+git config user.name and user.email; without them it stops and writes
+nothing.  The branch itself is left as it is.  The output depends only
+on the commits and the identity, so apply then export changes nothing.
 EOT
 }
 
@@ -29,11 +36,35 @@ shift $((OPTIND - 1))
 [ $# = 0 ] || { usage >&2; die "unexpected argument: $1"; }
 
 need_base
+ident=$(author_ident)
+name=${ident% <*} email=${ident##*<} email=${email%>}
+release=$(release_tag)
 cd "$KSRC"
 git rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null || die "no branch '$BRANCH'"
 [ "$(git rev-list --count "$BASE_TAG..$BRANCH")" -gt 0 ] || die "'$BRANCH' has no commits"
 git config "branch.$BRANCH.description" >/dev/null ||
 	die "no cover letter text: git -C $KSRC branch --edit-description $BRANCH"
+
+# stamp BOTTOM TOP: copies of the commits BOTTOM..TOP with $ident as
+# author and signer, dates and trees kept; prints the copy of TOP.  The
+# copies are unreferenced objects: the branch does not move.
+stamp() {
+	local parent=$1 c old date msg
+	for c in $(git rev-list --reverse "$1..$2"); do
+		old=$(git log -1 --format='%an <%ae>' "$c")
+		date=$(git log -1 --format=%ad --date=raw "$c")
+		msg=$(git log -1 --format=%B "$c" |
+			if [ "$old" = "$ident" ]; then cat; else grep -vxF "Signed-off-by: $old"; fi |
+			git stripspace |
+			git interpret-trailers --if-exists addIfDifferent --trailer "Signed-off-by: $ident")
+		parent=$(GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email \
+			 GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
+			 git commit-tree "$c^{tree}" -p "$parent" -m "$msg")
+	done
+	echo "$parent"
+}
+tip=$(stamp "$BASE_TAG" "$BRANCH")
+removal=$(stamp "$release" "$BASE_TAG")
 
 # The cover letter takes the date and sender of the last patch, and
 # --zero-commit hides commit ids, so the output is reproducible.
@@ -43,22 +74,32 @@ git config "branch.$BRANCH.description" >/dev/null ||
 # and would report every such line as trailing whitespace.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-GIT_COMMITTER_DATE=$(git log -1 --format=%ad --date=raw "$BRANCH") \
-GIT_COMMITTER_NAME=$(git log -1 --format=%an "$BRANCH") \
-GIT_COMMITTER_EMAIL=$(git log -1 --format=%ae "$BRANCH") \
-	git -c diff.suppressBlankEmpty=true format-patch -q --zero-commit --no-signature --cover-letter \
-		--cover-from-description=subject --base="$BASE_TAG" \
-		-o "$tmp" "$BASE_TAG..$BRANCH"
+fp() {
+	GIT_COMMITTER_DATE=$(git log -1 --format=%ad --date=raw "$tip") \
+	GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email \
+		git -c diff.suppressBlankEmpty=true format-patch -q --zero-commit \
+			--no-signature --base="$release" "$@"
+}
+# format-patch reads the cover letter from the description of the branch
+# it formats, so the copies get a short-lived branch of their own.
+out_branch=$BRANCH-export
+git branch -f "$out_branch" "$tip"
+git config "branch.$out_branch.description" "$(git config "branch.$BRANCH.description")"
+trap 'rm -rf "$tmp"; git branch -q -D "$out_branch"; git config --remove-section "branch.$out_branch" 2>/dev/null || true' EXIT
+fp --cover-letter --cover-from-description=subject -o "$tmp" "$BASE_TAG..$out_branch"
+fp -o "$tmp/prerequisite" -1 "$removal"
 
 if [ -n "$out" ]; then
-	mkdir -p "$out"
+	mkdir -p "$out/prerequisite"
 	cp "$tmp"/*.patch "$out"/
+	cp "$tmp"/prerequisite/*.patch "$out/prerequisite/"
 	(cd "$tmp" && ls -- *.patch) > "$out/series"
 else
-	rm -f "$TOP"/patches/*.patch
-	mkdir -p "$TOP/patches"
+	rm -f "$TOP"/patches/*.patch "$TOP/$PREREQ"/*.patch
+	mkdir -p "$TOP/$PREREQ"
 	cp "$tmp"/*.patch "$TOP/patches/"
+	cp "$tmp"/prerequisite/*.patch "$TOP/$PREREQ/"
 	(cd "$tmp" && ls -- *.patch) > "$TOP/series"
 	git -C "$KSRC" tag -f "$APPLIED_TAG" "$BRANCH" >/dev/null
-	info "exported $(($(wc -l < "$TOP/series") - 1)) patches to patches/"
+	info "exported $(($(wc -l < "$TOP/series") - 1)) patches to patches/ and the prerequisite to $PREREQ/"
 fi

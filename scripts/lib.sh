@@ -8,6 +8,7 @@ TARBALL=/usr/src/linux-source-6.12.tar.xz
 BASE_TAG=base				# 6.12.y with the in-tree Kyber removed
 BRANCH=series				# working branch: base + patches/
 APPLIED_TAG=applied			# what apply.sh last put on $BRANCH
+PREREQ=patches/prerequisite		# the removal commit as a patch
 
 # Reproducible commits: the base tree and the applied series get the same
 # ids on every machine that has the same tarball.
@@ -27,7 +28,7 @@ PKGS_build="gcc make flex bison bc libelf-dev libssl-dev ccache cpio kmod python
 PKGS_check="sparse coccinelle codespell python3-ply python3-git"
 PKGS_vm="qemu-system-x86 fio rsync"	# rsync: kselftest install
 PKGS_bench="gnuplot-nox python3"	# scripts/bench.sh: the plot, the report
-PKGS_post="b4 git-email"
+PKGS_post="git-email libmailtools-perl libio-socket-ssl-perl"	# scripts/send.sh
 
 # need PKG... : install the packages that are missing (as root, via apt).
 need() {
@@ -67,6 +68,27 @@ need_base() {
 need_clean_tree() {
 	[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] ||
 		die "$KSRC has uncommitted changes; commit or stash them first"
+}
+
+# author_ident: "Name <email>" of whoever exports or sends the series:
+# GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL when set, else git config
+# user.name and user.email.  No identity is made up.
+author_ident() {
+	local name email
+	name=${GIT_AUTHOR_NAME:-$(git -C "$TOP" config user.name || true)}
+	email=${GIT_AUTHOR_EMAIL:-$(git -C "$TOP" config user.email || true)}
+	[ -n "$name" ] && [ -n "$email" ] ||
+		die "no author identity: set git config user.name and user.email" \
+		    "(or GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL); they become From:" \
+		    "and Signed-off-by: of every patch"
+	printf '%s <%s>\n' "$name" "$email"
+}
+
+# The base tree's kernel release tag (v6.12.N): the commit the prerequisite
+# patch applies to and the cover letter's base-commit.
+release_tag() {
+	git -C "$KSRC" describe --tags --exact-match "$BASE_TAG^" 2>/dev/null ||
+		die "$BASE_TAG^ is not a tagged release; remake the base tree"
 }
 
 # The patch files named by the series file, in order.
