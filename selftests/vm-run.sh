@@ -5,13 +5,14 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-k y|m] [-o OBJDIR] [-c CPUS] [-w DIR] [-i] [-t SECONDS] [-p SECONDS] [-q] [--] COMMAND [ARG...]
+usage: ${0##*/} [-k y|m] [-o OBJDIR] [-c CPUS] [-w DIR] [-i] [-a auto|kvm|tcg] [-t SECONDS] [-p SECONDS] [-q] [--] COMMAND [ARG...]
 
 Boots $BUILD/obj-KYBER/arch/x86/boot/bzImage (-k, default m; or the
-kernel built in OBJDIR, -o) under QEMU
-(TCG) with the host's root file system read-only over 9p, the kernel's
+kernel built in OBJDIR, -o) under QEMU (KVM where it works, else TCG; -a)
+with the host's root file system read-only over 9p, the kernel's
 modules, a virtio-blk and an NVMe disk, and runs COMMAND inside as root.
-The console streams to stdout (-q: only to $BUILD/vm-last/console.log).
+The console streams to stdout (-q: only to $BUILD/vm-last/console.log);
+one line on stderr says which accelerator the VM runs on, and why.
 Exits with COMMAND's status; fails when the VM does not finish within
 SECONDS (-t, default 600; exit 124), when it makes no progress, neither
 on the console nor in COMMAND's output, for SECONDS (-p, default: no
@@ -22,19 +23,27 @@ hung-task report.
        (default $BUILD/vm-last), so that VMs can run side by side
   -i   run with -icount shift=3,sleep=off: guest time advances with the
        instructions executed, so the guest's own timings count CPU work
-       and not the host's load (all vCPUs then share one host thread)
+       and not the host's load (all vCPUs then share one host thread);
+       always TCG, whatever -a says
+  -a   accelerator: auto (default) boots a two-instruction guest under
+       KVM first and uses KVM if that ran, TCG otherwise; kvm fails when
+       that guest does not run; tcg never tries KVM.  The default comes
+       from the environment, KYBER_VM_ACCEL=auto|kvm|tcg, so that
+       make check, stress and bench can be kept to TCG (KYBER_VM_ACCEL=tcg)
 EOT
 }
 
 kyber=m obj="" cpus=2 limit=600 stall=0 quiet="" out=$BUILD/vm-last icount=""
+accel=${KYBER_VM_ACCEL:-auto} accel_src=KYBER_VM_ACCEL=
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts k:o:c:w:it:p:qh opt; do
+while getopts k:o:c:w:ia:t:p:qh opt; do
 	case $opt in
 	k) kyber=$OPTARG ;;
 	o) obj=$OPTARG ;;
 	c) cpus=$OPTARG ;;
 	w) out=$OPTARG ;;
 	i) icount="-icount shift=3,sleep=off" ;;
+	a) accel=$OPTARG accel_src="-a " ;;
 	t) limit=$OPTARG ;;
 	p) stall=$OPTARG ;;
 	q) quiet=1 ;;
@@ -48,6 +57,14 @@ case $kyber in y|m) ;; *) die "-k takes y or m, not '$kyber'" ;; esac
 case $cpus$limit$stall in *[!0-9]*) die "-c, -t and -p take numbers" ;; esac
 case $cpus in 0*) die "-c takes at least 1 vCPU" ;; esac
 case $out in ""|/) die "-w needs a directory of its own" ;; esac
+# KYBER_VM_ACCEL=kvm is a default, which -i overrides; "-a kvm -i" is
+# a contradiction.
+case $accel in
+auto|kvm|tcg) ;;
+*) die "$accel_src$accel: the accelerator is auto, kvm or tcg" ;;
+esac
+[ "$accel_src$accel" != "-a kvm" ] || [ -z "$icount" ] ||
+	die "-a kvm -i: -i counts instructions, which only TCG does"
 
 need_group vm
 obj=${obj:-$BUILD/obj-$kyber}
@@ -78,8 +95,52 @@ share() {	# share ID PATH TAG [,MORE-FSDEV-OPTIONS]
 	echo "-device virtio-9p-pci,fsdev=$1,mount_tag=$3"
 }
 
+# kvm_fails: why KVM cannot run a guest here, or nothing when it can.
+# /dev/kvm may open, and KVM_CREATE_VM succeed, and still the first vCPU
+# fail (in a nested VM, say, whose hypervisor refuses an MSR: QEMU then
+# aborts), which QEMU's own "-accel kvm -accel tcg" fallback does not
+# catch: it falls back only when KVM does not initialise.  So boot, with
+# the real run's machine and CPU model, a 64 KiB firmware whose reset
+# vector writes 42 to isa-debug-exit: QEMU then exits at once with
+# 42 * 2 + 1 = 85, which no failure of QEMU's own gives (those are 1).
+kvm_fails() {
+	local rom=$out/kvm-probe.rom rc=0
+
+	[ -e /dev/kvm ] || { echo "no /dev/kvm"; return; }
+	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		echo "/dev/kvm is not read-write for $(id -un)"
+		return
+	fi
+	# mov al, 42; out 0xf4, al; hlt, at 0xfffffff0.
+	{ head -c 65520 /dev/zero; printf '\xb0\x2a\xe6\xf4\xf4'; head -c 11 /dev/zero; } > "$rom"
+	# In a subshell that exits normally: no core file, and the shell that
+	# says "Aborted" is that one, into the log.
+	(ulimit -c 0; timeout -k 2 10 qemu-system-x86_64 -machine q35 -accel kvm -cpu max \
+		-m 16 -nodefaults -display none -monitor none -serial none -no-reboot \
+		-bios "$rom" -device isa-debug-exit,iobase=0xf4,iosize=4; exit) \
+		< /dev/null > "$out/kvm-probe.log" 2>&1 || rc=$?
+	[ "$rc" != 85 ] || return 0
+	[ "$rc" != 124 ] || { echo "a test guest under KVM did not finish in 10 s"; return; }
+	# QEMU's first complaint, without its name, is the reason.
+	sed -n '/^qemu-system-x86_64: /{s///;s/^error: //;p;q;}' "$out/kvm-probe.log" | grep . ||
+		echo "a test guest under KVM ends with exit status $rc, not 85"
+}
+
+if [ -n "$icount" ]; then
+	accel=tcg why="-i counts instructions, which only TCG does"
+elif [ "$accel" = tcg ]; then
+	why="$accel_src$accel"
+elif why=$(kvm_fails) && [ -z "$why" ]; then
+	accel=kvm why="KVM runs a test guest"
+elif [ "$accel" = kvm ]; then
+	die "$accel_src$accel, but KVM does not work here: $why (see $out/kvm-probe.log)"
+else
+	accel=tcg why="KVM does not work here: $why"
+fi
+info "accelerator: $accel ($why)"
+
 # shellcheck disable=SC2046,SC2086
-set -- qemu-system-x86_64 -machine q35 -accel tcg $icount -cpu max -smp "$cpus" -m 2G \
+set -- qemu-system-x86_64 -machine q35 -accel $accel $icount -cpu max -smp "$cpus" -m 2G \
 	-display none -monitor none -serial stdio -no-reboot \
 	-kernel "$kernel" \
 	-append "console=ttyS0 root=rootfs rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro init=$TOP/selftests/vm-init.sh panic=-1 quiet" \
