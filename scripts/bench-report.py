@@ -153,7 +153,8 @@ def header(res, tsv):
     rows = [
         ["date", host("date")],
         ["machine", "%s CPUs, %s" % (host("nproc"), host("cpu"))],
-        ["emulator", host("qemu") + ", TCG"],
+        ["emulator", host("qemu") + (", TCG" if host("accel") in ("n/a", "", "tcg") else
+                                     ", accelerator %s (KVM where it works) for the wall-clock parts, TCG for icount" % host("accel"))],
         ["repetitions", host("reps")],
     ]
     for k in KERNELS:
