@@ -1,29 +1,32 @@
 #!/bin/bash
-# make stress: build the debug kernel, run the lifecycle stress scenarios
-# in it, and say which passed.  TAP output, then "N passed, N failed".
+# make stress: build the debug kernel, run the block/kyber lifecycle
+# kselftests in it with a long load, and say which passed.  TAP output,
+# then "N passed, N failed".
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-K] [-s SCENARIO,...] [-t SECONDS] [-T SECONDS] [-B] [-o OBJDIR] [-w DIR] [--help]
+usage: ${0##*/} [-K] [-s TEST,...] [-t SECONDS] [-T SECONDS] [-B] [-o OBJDIR] [-w DIR] [--help]
 
 Builds the debug VM kernel (scripts/build.sh -d: KASAN, lockdep,
 atomic-sleep, list and object debugging, hung-task and soft-lockup
 detection, null_blk fault injection; Kyber =m) in OBJDIR (default
-$BUILD/obj-debug), boots it with selftests/vm-run.sh on 2 vCPUs with
-the VM's files in DIR (default $BUILD/vm-stress), and runs
-selftests/stress-vm.sh inside: Kyber's lifecycle scenarios (scheduler
-switching, nr_requests changes, one tag, requeue and timeout injection,
-scsi_debug removal, module unload and reload, CPU hotplug), each under
-load with verified data, bounded in time and iterations.  Prints each
-scenario as a TAP line with its iterations while the VM runs, then
-whether the whole dmesg is clean, then "N passed, N failed".  The fio
-output, each scenario's dmesg and queue dumps stay in DIR/xfer/stress.
-Waits while $BUILD/QUIET exists (a benchmark wants the machine quiet)
-before building and before booting.
-  -s   only these scenarios (see selftests/stress-vm.sh --help)
-  -t   seconds of load per scenario instead of each one's own (60-120)
+$BUILD/obj-debug), installs the kernel tree's block/kyber kselftests in
+$BUILD/kselftest-stress, boots the kernel with selftests/vm-run.sh on 2
+vCPUs with the VM's files in DIR (default $BUILD/vm-stress), and runs
+selftests/stress-vm.sh inside: the kselftests of Kyber's lifecycle
+(scheduler switching, nr_requests changes, one tag, two hardware queues
+sharing tokens, requeue and timeout injection, scsi_debug removal,
+module unload and reload, CPU hotplug), each with minutes of load
+instead of the kselftest run's seconds (KYBER_LOAD_SECONDS), verified
+data and every step bounded in time.  Prints each test as a TAP line
+while the VM runs, then whether the whole dmesg is clean, then "N
+passed, N failed".  Each test's KTAP output and dmesg stay in
+DIR/xfer/stress.  Waits while $BUILD/QUIET exists (a benchmark wants
+the machine quiet) before building and before booting.
+  -s   only these tests (see selftests/stress-vm.sh --help)
+  -t   seconds of load per test (default 60)
   -T   time limit of the VM (default 2400 s)
   -B   do not build; boot the kernel in OBJDIR as it is
   -K   the KCSAN variant instead (build.sh -d -K: KCSAN for KASAN) in
@@ -73,15 +76,12 @@ wait_quiet() {
 }
 
 # kcsan_only: on the KCSAN kernel, all vm-run.sh found in the dmesg are
-# data races outside Kyber (stress-vm.sh's reports, those races aside).
+# data races outside Kyber (selftests/splat.sh's reports, those races
+# aside).
 kcsan_only() {
-	local splat benign
-
 	[ -n "$kcsan" ] || return 1
-	splat=$(sed -n "s/^SPLAT='\(.*\)'\$/\1/p" "$TOP/selftests/stress-vm.sh")
-	benign=$(sed -n "s/^BENIGN='\(.*\)'\$/\1/p" "$TOP/selftests/stress-vm.sh")
-	! awk -f "$TOP/selftests/kcsan-filter.awk" "$vmdir/xfer/dmesg" |
-		grep -v "$benign" | grep -E -q "$splat"
+	awk -f "$TOP/selftests/kcsan-filter.awk" "$vmdir/xfer/dmesg" |
+		bash "$TOP/selftests/splat.sh" > /dev/null
 }
 
 start=$(date +%s)
@@ -111,9 +111,20 @@ if [ -n "$build" ]; then
 fi
 [ -f "$obj/arch/x86/boot/bzImage" ] || { fail "a debug kernel in $obj"; finish; }
 
-args=(-o /mnt/xfer/stress)
+ksft=$BUILD/kselftest-stress
+args=(-k "$ksft" -o /mnt/xfer/stress)
 [ -z "$scen" ] || args+=(-s "$scen")
 [ -z "$load" ] || args+=(-t "$load")
+# The tests it runs, which also checks the names before the VM boots.
+want=$(bash "$TOP/selftests/stress-vm.sh" -l "${args[@]}") || die "bad -s or -t"
+rm -rf "$ksft"
+if ! make -s -C "$KSRC/tools/testing/selftests" TARGETS=block/kyber \
+		O="$BUILD/kselftest-stress-obj" KSFT_INSTALL_PATH="$ksft" install \
+		> "$BUILD/kselftest-stress-install.log" 2>&1; then
+	fail "kselftest: block/kyber installs"
+	tap_diag < "$BUILD/kselftest-stress-install.log"
+	finish
+fi
 wait_quiet
 need_group vm
 log=$BUILD/stress-vm-run.log
@@ -124,7 +135,7 @@ rm -f "$out"
 	bash "$TOP/selftests/stress-vm.sh" "${args[@]}" > "$log" 2>&1 &
 vm=$!
 
-# The guest's TAP lines as they come: "ok N - SCENARIO: ...", with
+# The guest's TAP lines as they come: "ok N - TEST: ...", with
 # "# " diagnostics after a failure.
 done_list=""
 while IFS= read -r line; do
@@ -142,8 +153,6 @@ wait "$vm" || rc=$?
 if [ -n "$kcsan" ] && ! grep -q ' - KCSAN is on$' "$out"; then
 	fail "stress: KCSAN is on in the guest (no /sys/kernel/debug/kcsan there)"
 fi
-want=${scen//,/ }
-[ -n "$want" ] || want=$(sed -n 's/^SCENARIOS="\(.*\)"$/\1/p' "$TOP/selftests/stress-vm.sh")
 for s in $want; do
 	case " $done_list " in *" $s "*) ;; *)
 		fail "stress: $s did not finish (the VM ended or was stopped first)" ;;
@@ -156,7 +165,7 @@ elif grep -q 'the kernel reported a problem' "$log" && ! kcsan_only; then
 	fail "vm: the whole dmesg shows no kernel warning, BUG, KASAN, lockdep, hung task or stall"
 	tap_diag < "$log"
 elif [ "$rc" != 0 ] && [ ! -f "$vmdir/xfer/status" ]; then
-	fail "vm: boots the debug kernel and runs the scenarios (exit $rc)"
+	fail "vm: boots the debug kernel and runs the tests (exit $rc)"
 	tap_diag < "$log"
 	tail -n 20 "$vmdir/console.log" 2> /dev/null | tap_diag
 else

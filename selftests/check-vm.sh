@@ -13,8 +13,10 @@ kernel built by scripts/build.sh (-k, default m) with selftests/vm-run.sh
 and runs selftests/smoke.sh, then run_kselftest.sh -c block/kyber on
 null_blk, scsi_debug, the virtio-blk disk and the NVMe disk inside, and
 once more on the virtio-blk disk as a disk that is not scratch
-(selftests/noscratch.sh), then two scenarios of make stress, shortened
-(selftests/stress-vm.sh -s hotplug,unload -t 15; no unload with -k y).
+(selftests/noscratch.sh).  The kselftests include the lifecycle tests
+that make stress runs longer on a debug kernel (requeue and timeout
+injection, scsi_debug removal, unloading under load, CPU hotplug), with
+a few seconds of load each.
 Every result the guest prints, each kselftest's own checks included,
 becomes a TAP line of this script, and the latency figures a "# lat"
 line.  A VM that is hung, writing nothing to its console or output for
@@ -68,11 +70,6 @@ if [ -n "$ksft" ]; then
 	job="$job KYBER_TEST_SCRATCH=1 '$ksft/run_kselftest.sh' -c $target"
 	job="$job; bash '$TOP/selftests/noscratch.sh' '$ksft' vda || a=1"
 fi
-# A short taste of make stress on this kernel: CPU hotplug and, with
-# Kyber a module, unloading it while disks switch (15 s of load each).
-short=hotplug
-[ "$kyber" = y ] || short=$short,unload
-job="$job; bash '$TOP/selftests/stress-vm.sh' -s $short -t 15 || a=1"
 rc=0
 "$TOP/selftests/vm-run.sh" -q -k "$kyber" -t "$limit" -p "$stall" -- bash -c "$job; exit \$a" \
 	> "$BUILD/vm-run.log" 2>&1 || rc=$?

@@ -193,13 +193,11 @@ fi
 [ "$rc" = 0 ] || die "QEMU failed (exit $rc); see $out/console.log"
 [ -f "$out/xfer/status" ] || { tail -n 25 "$out/console.log"; die "the VM ended without running the command"; }
 
-splat='WARNING:|BUG:|Oops|general protection|Call Trace|INFO: task .* blocked|possible (recursive|circular) locking|lockdep|KASAN|UBSAN|rcu.*stall|soft lockup|hard LOCKUP'
-# A kernel with PROVE_RCU (make stress) says at boot that RCU's lockdep
-# checks are on; that is no report.
-benign='RCU lockdep checking is enabled'
-if grep -v "$benign" "$out/xfer/dmesg" | grep -E -q "$splat"; then
+# What a kernel problem looks like is selftests/splat.sh's, which make
+# stress uses too.
+if ! bash "$TOP/selftests/splat.sh" "$out/xfer/dmesg" > "$out/splat"; then
 	echo "vm-run: the kernel reported a problem:"
-	grep -v "$benign" "$out/xfer/dmesg" | grep -E -A 20 "$splat" | head -n 60
+	cat "$out/splat"
 	exit 1
 fi
 exit "$(cat "$out/xfer/status")"
