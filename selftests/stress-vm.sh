@@ -138,10 +138,10 @@ run_test() {
 	*) why="exit $rc" ;;
 	esac
 	# The checks that failed, with what they printed, and the figures.
-	awk '/^# / { d = d $0 "\n"; next }
+	awk '/^Bail out!|^# (lat|[a-z0-9]+: [0-9]+ |[0-9]+ )/ { print; next }
+	     /^# / { d = d $0 "\n"; next }
 	     /^not ok / { printf "%s%s\n", d, $0 }
-	     /^(ok|not ok) / { d = "" }
-	     /^Bail out!|^# (lat|[a-z0-9]+: [0-9]+ |[0-9]+ )/ { print }' "$out" |
+	     /^(ok|not ok) / { d = "" }' "$out" |
 		sed 's/^# //' | head -n 80 >> "$TMP/diag"
 	log=$(kernel_log "$t")
 	if ! bash "$HERE/splat.sh" "$log" > "$TMP/splat"; then
