@@ -70,6 +70,24 @@ need_clean_tree() {
 		die "$KSRC has uncommitted changes; commit or stash them first"
 }
 
+# install_kselftests DIR: the kernel tree's block/kyber kselftests and
+# the kselftest helpers they source, installed in DIR for the VM (which
+# sees the host's / read-only, at the same paths), out of the tree: the
+# objects in DIR-obj, make's output in DIR-install.log.  Fails, saying
+# why in that log, when the tree has no such target or it does not
+# install.
+install_kselftests() {
+	local dir=$1 log=$1-install.log
+
+	rm -rf "$dir"
+	if [ ! -d "$KSRC/tools/testing/selftests/block/kyber" ]; then
+		echo "no tools/testing/selftests/block/kyber in $KSRC" > "$log"
+		return 1
+	fi
+	make -s -C "$KSRC/tools/testing/selftests" TARGETS=block/kyber \
+		O="$dir-obj" KSFT_INSTALL_PATH="$dir" install > "$log" 2>&1
+}
+
 # author_ident: "Name <email>" of whoever exports or sends the series:
 # GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL when set, else git config
 # user.name and user.email.  No identity is made up.

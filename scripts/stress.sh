@@ -117,12 +117,9 @@ args=(-k "$ksft" -o /mnt/xfer/stress)
 [ -z "$load" ] || args+=(-t "$load")
 # The tests it runs, which also checks the names before the VM boots.
 want=$(bash "$TOP/selftests/stress-vm.sh" -l "${args[@]}") || die "bad -s or -t"
-rm -rf "$ksft"
-if ! make -s -C "$KSRC/tools/testing/selftests" TARGETS=block/kyber \
-		O="$BUILD/kselftest-stress-obj" KSFT_INSTALL_PATH="$ksft" install \
-		> "$BUILD/kselftest-stress-install.log" 2>&1; then
+if ! install_kselftests "$ksft"; then
 	fail "kselftest: block/kyber installs"
-	tap_diag < "$BUILD/kselftest-stress-install.log"
+	tap_diag < "$ksft-install.log"
 	finish
 fi
 wait_quiet

@@ -50,15 +50,12 @@ need_group vm
 
 ksft=$BUILD/kselftest
 target=block/kyber
-rm -rf "$ksft"
 if [ ! -d "$KSRC/tools/testing/selftests/$target" ]; then
 	tap_fail "kselftest: $target is in the kernel tree"
 	ksft=""
-elif ! make -s -C "$KSRC/tools/testing/selftests" TARGETS=$target \
-		O="$BUILD/kselftest-obj" KSFT_INSTALL_PATH="$ksft" install \
-		> "$BUILD/kselftest-install.log" 2>&1; then
+elif ! install_kselftests "$ksft"; then
 	tap_fail "kselftest: $target installs"
-	tap_diag < "$BUILD/kselftest-install.log"
+	tap_diag < "$ksft-install.log"
 	ksft=""
 fi
 
