@@ -22,7 +22,7 @@ for s in "$TOP"/scripts/*.sh "$TOP"/selftests/*.sh "$ksft"/*.sh; do
 	name=${s#"$KSRC"/tools/testing/selftests/}
 	name=${name#"$TOP"/}
 	case $name in
-	scripts/lib.sh|block/kyber/kyber_lib.sh)
+	scripts/lib.sh|selftests/kselftest-lib.sh|block/kyber/kyber_lib.sh)
 		bash -n "$s" && tap_ok "$name parses" || tap_fail "$name parses"; continue ;;
 	# These run inside the VM, not on the host.
 	selftests/vm-init.sh|selftests/smoke.sh|selftests/demo.sh)

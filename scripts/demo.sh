@@ -34,7 +34,12 @@ git -C "$KSRC" checkout -q "$BRANCH"
 info "building the kernel (log: $BUILD/obj-m/build.log)"
 "$TOP/scripts/build.sh" -k m >/dev/null 2>&1 || {
 	tail -n 30 "$BUILD/obj-m/build.log"; die "kernel build failed"; }
+# The VM's part makes its device and runs fio with the series' kselftest
+# helpers, installed here from the tree just built.
+ksft=$BUILD/kselftest-demo
+install_kselftests "$ksft" || {
+	cat "$ksft-install.log" >&2; die "the block/kyber kselftests do not install"; }
 info "booting $(cat "$BUILD/obj-m/include/config/kernel.release") under QEMU"
-"$TOP/selftests/vm-run.sh" -q -k m -t 300 -- bash "$TOP/selftests/demo.sh" || rc=$?
+"$TOP/selftests/vm-run.sh" -q -k m -t 300 -- bash "$TOP/selftests/demo.sh" -k "$ksft" || rc=$?
 cat "$BUILD/vm-last/xfer/output" 2>/dev/null
 exit "${rc:-0}"

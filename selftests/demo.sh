@@ -3,7 +3,38 @@
 # block device with the schedulers it offers; then what Kyber is for: a
 # QD1 reader beside a write flood on a saturated device, once under none
 # and once under kyber, its p99 latency beside the throughput each keeps.
+# The device, fio and scheduler helpers are the series' kselftests' own
+# (kyber_lib.sh, through selftests/kselftest-lib.sh).
 set -eu
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} [-k KSELFTEST_DIR] [--help]
+
+Runs in the VM (scripts/demo.sh boots it), as root: lists the block
+devices and their schedulers, then a QD1 reader beside a write flood on
+a saturated null_blk under none and under kyber, default settings.
+  -k   the series' kselftests, installed (install_kselftests in
+       scripts/lib.sh; default $HERE/../build/kselftest-demo), whose
+       library kyber_lib.sh makes the device and runs fio
+EOT
+}
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+KSFT=$HERE/../build/kselftest-demo
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) usage; exit 0 ;;
+	-k) [ $# -ge 2 ] || { echo "${0##*/}: -k needs a directory" >&2; exit 2; }
+	    KSFT=$2; shift 2 ;;
+	*) usage >&2; echo "${0##*/}: unknown argument: $1" >&2; exit 2 ;;
+	esac
+done
+
+# shellcheck disable=SC2034 # read by kyber_lib.sh
+KYBER_DESC="make demo: none and kyber, a reader beside a write flood" KYBER_REQUIRES=root
+# shellcheck source-path=SCRIPTDIR source=kselftest-lib.sh
+. "$HERE/kselftest-lib.sh"
 
 echo "kernel: $(uname -r)"
 modprobe null_blk nr_devices=1 queue_mode=2 2>/dev/null || echo "null_blk: not available"
@@ -23,59 +54,60 @@ done
 echo
 
 # The device, flood and reader are those of make bench's "saturated"
-# class (the kselftest latency.sh's, at 1 ms per request instead of 4):
-# one hardware queue of 2 tags whose timer completes each request after
-# 1 ms, far less than the VM submits, so the flood fills it and a reader
-# under none queues behind the flood.  Default nr_requests and Kyber
-# targets: no tuning.  The setup is written out here, not taken from
-# kyber_lib.sh: vm-run.sh installs no kselftests (check-vm.sh does, for
-# its own run), and that library is a KTAP harness that finds its
-# helpers from the test's $0.
-NB=kyberdemo CFS=/sys/kernel/config/nullb
-DEPTH=2 NSEC=1000000 RUNTIME=10
-FLOOD="--name=flood --ioengine=libaio --direct=1 --rw=randwrite --bs=4k --iodepth=8 --numjobs=8 --group_reporting"
-READER="--name=reader --new_group --ioengine=psync --direct=1 --rw=randread --bs=4k --iodepth=1"
+# class (the kselftest latency.sh's loads, at 1 ms per request instead
+# of 4 and with Kyber's default targets): one hardware queue of 2 tags
+# whose timer completes each request after 1 ms, far less than the VM
+# submits, so the flood fills it and a reader under none queues behind
+# the flood.  Default nr_requests and Kyber targets: no tuning.
+NB=kyberdemo DEPTH=2 NSEC=1000000 RUNTIME=10
+FLOOD=(--name=flood --ioengine=libaio --direct=1 --rw=randwrite --bs=4k --iodepth=8
+	--numjobs=8 --group_reporting)
+READER=(--name=reader --new_group --ioengine=psync --direct=1 --rw=randread --bs=4k
+	--iodepth=1)
 
 skip() { echo "reader beside a write flood: skipped, $*"; exit 0; }
-command -v fio >/dev/null || skip "fio is not installed (the VM runs the host's programs)"
-fio --enghelp=libaio >/dev/null 2>&1 || skip "fio has no libaio engine"
-[ -d $CFS ] || skip "no null_blk configfs (CONFIG_BLK_DEV_NULL_BLK, CONFIG_CONFIGFS_FS)"
+# can CHECK...: a requirement check of kyber_lib.sh (kyber_require,
+# kyber_need_kyber), which ends a kselftest with "1..0 # SKIP WHY": here
+# the comparison is skipped, saying why.
+can() {
+	local why
 
-trap '[ ! -d $CFS/$NB ] || { echo 0 > $CFS/$NB/power; rmdir $CFS/$NB; }' EXIT
-mkdir $CFS/$NB
-for kv in queue_mode=2 submit_queues=1 poll_queues=0 hw_queue_depth=$DEPTH irqmode=2 \
-	completion_nsec=$NSEC memory_backed=0 size=1024 power=1; do
-	echo "${kv#*=}" > "$CFS/$NB/${kv%%=*}"
-done
-udevadm settle 2>/dev/null || sleep 1
-[ -b /dev/$NB ] || skip "null_blk made no /dev/$NB"
-grep -qw kyber /sys/block/$NB/queue/scheduler || skip "this kernel has no Kyber"
+	why=$( ("$@") 2>&1 ) && return 0
+	skip "${why##*SKIP }"
+}
+can kyber_require fio null_blk
+kyber_make_nullb $NB queue_mode=2 submit_queues=1 poll_queues=0 hw_queue_depth=$DEPTH \
+	irqmode=2 completion_nsec=$NSEC memory_backed=0 size=1024 >&2 ||
+	skip "null_blk could not make /dev/$NB"
+can kyber_need_kyber $NB
 
-# run SCHED: fio on a fresh instance of SCHED; its terse lines (version
-# 3) in SCHED.terse: field 8 read IOPS, 18 the p99 of read completion
-# latency in us (the only percentile asked for), 49 write IOPS.
+# run SCHED: fio on a fresh instance of SCHED; the reader's p99 (us) and
+# IOPS, the flood's IOPS, in P99, RIOPS and WIOPS by scheduler.
+declare -A P99 RIOPS WIOPS
 run() {
-	echo none > /sys/block/$NB/queue/scheduler
-	echo "$1" > /sys/block/$NB/queue/scheduler
-	# shellcheck disable=SC2086
-	timeout -k 5 $((RUNTIME * 6 + 60)) fio --filename=/dev/$NB --time_based \
-		--runtime=$RUNTIME --ramp_time=1 --percentile_list=99 --output-format=terse \
-		--terse-version=3 --output="/tmp/$1.terse" $FLOOD $READER
+	if ! kyber_set_sched $NB none >&2 || ! kyber_set_sched $NB "$1" >&2; then
+		echo "$NB: cannot select $1" >&2
+		exit 1
+	fi
+	kyber_fio /dev/$NB $RUNTIME --ramp_time=1 "${FLOOD[@]}" "${READER[@]}" >&2 ||
+		{ echo "fio under $1 failed or did not finish" >&2; exit 1; }
+	P99[$1]=$(kyber_fio_field reader 19) RIOPS[$1]=$(kyber_fio_field reader 8)
+	WIOPS[$1]=$(kyber_fio_field flood 49)
 }
 run none
 run kyber
-targets="read_lat_nsec $(cat /sys/block/$NB/queue/iosched/read_lat_nsec), write_lat_nsec $(cat /sys/block/$NB/queue/iosched/write_lat_nsec)"
-echo none > /sys/block/$NB/queue/scheduler
+targets="read_lat_nsec $(< /sys/block/$NB/queue/iosched/read_lat_nsec), write_lat_nsec $(< /sys/block/$NB/queue/iosched/write_lat_nsec)"
+kyber_set_sched $NB none >&2 || true
 
 echo "A reader beside a write flood on null_blk $NB: 1 hardware queue of $DEPTH tags,"
 echo "$((NSEC / 1000)) us per request (at most $((DEPTH * 1000000000 / NSEC)) IOPS).  fio, $RUNTIME s after a 1 s ramp:"
 echo "a QD1 random reader beside 8 random writers at QD8, all O_DIRECT; default"
 echo "nr_requests and kyber targets ($targets)."
 # The table and the closing sentence both come from the figures.
-awk -F';' '
-	FNR == 1 { s = FILENAME; sub(/.*\//, "", s); sub(/\.terse$/, "", s); order[++n] = s }
-	$3 == "reader" { p = $18; sub(/.*=/, "", p); p99[s] = p; riops[s] = $8 }
-	$3 == "flood" { wiops[s] = $49 }
+for s in none kyber; do
+	echo "$s ${P99[$s]} ${RIOPS[$s]} ${WIOPS[$s]}"
+done | awk '
+	{ s = $1; order[++n] = s; p99[s] = $2; riops[s] = $3; wiops[s] = $4 }
 	END {
 		printf "%-9s %14s %12s %12s %11s\n", "scheduler", "reader p99", "reader IOPS",
 			"writer IOPS", "total IOPS"
@@ -92,4 +124,4 @@ awk -F';' '
 		if (r < 1) { r = 1 / r; how = "higher" }
 		printf("kyber'\''s reader p99 is %.1fx %s than none'\''s, at %d%% of none'\''s total IOPS.\n",
 			r, how, tot["kyber"] * 100 / tot["none"] + 0.5)
-	}' /tmp/none.terse /tmp/kyber.terse
+	}'
