@@ -1,11 +1,35 @@
 #!/bin/bash
 # The benchmark's part inside the VM (run by scripts/bench.sh through
 # selftests/vm-run.sh): measures, and prints one "BENCH" line per figure.
+# Its null_blk, scheduler and queue helpers are those of the series'
+# kselftests (kyber_lib.sh, loaded by selftests/kselftest-lib.sh).
+#
+# The latency, prio and devices parts measure setups that kselftests of
+# the series check; the bench judges no figure, it reports them for
+# five schedulers on two kernels, with the spread of repetitions:
+#  - latency: a 2-tag null_blk at 1 ms per request (2000 IOPS), the
+#    saturated device of SPEC section 6 where the README's figures are,
+#    one QD64 direct writer or a buffered one beside the QD1 reader, and
+#    Kyber at its default targets (-K: also at 1, 2 and 5 ms).
+#    latency.sh checks the same kind of experiment on purpose elsewhere:
+#    2 tags at 4 ms, eight QD8 writers, read_lat_nsec 8 ms, and bounds
+#    (none's p99 above 1.75 x 8 ms, Kyber's within it or a third below
+#    none's, Kyber's IOPS at least 80% of none's); its slower device
+#    keeps a busy host's late timers (a few ms) small beside the target
+#    it asserts, which at 1 ms per request they are not.
+#  - devices: "slow" and "multiqueue" are slow_device.sh's and
+#    multi_queue.sh's devices and loads (those check: Kyber's IOPS at
+#    least 80% of none's, its read p99 at most none's and both pools above
+#    one token; the reader's best p99 within 1.5 x none's best and the
+#    flood's IOPS at least 80%); "saturated" is latency.sh's loads on the
+#    1 ms device, at the default targets.
+#  - prio: ionice.sh's device (2 tags, 1 ms, nr_requests 64) and loads;
+#    ionice.sh bounds the ratios of runs side by side.
 set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-r REPS] [-s SCHEDS] [-f FLOOR.KO] [-N NOPRIO.KO] [-n JOBS] [-I NIOS] [-K] [-C] [--] cost|latency|scaling|prio|devices
+usage: ${0##*/} [-k KSELFTEST_DIR] [-r REPS] [-s SCHEDS] [-f FLOOR.KO] [-N NOPRIO.KO] [-n JOBS] [-I NIOS] [-K] [-C] [--] cost|latency|scaling|prio|devices
 
 Runs inside the benchmark VM, as root; prints lines
   BENCH<tab>PART<tab>SCHEDULER<tab>PARAMETER<tab>REP<tab>METRIC<tab>VALUE
@@ -35,6 +59,9 @@ figures were taken with (kernel release, fio command lines, devices).
            read and write token pools at the end.  First each flood
            alone under none, on its device and on an instant null_blk,
            to show the device saturated (needs 2 CPUs)
+  -k   the series' kselftests, installed (install_kselftests in
+       scripts/lib.sh; default $HERE/../build/kselftest-bench): their
+       library kyber_lib.sh makes the devices and switches schedulers
   -r   repetitions (default 3); schedulers are interleaved in each
   -s   schedulers, space separated (default: none floor mq-deadline
        kyber bfq; "floor" needs -f, "kyber-noprio" -N; prio without -C
@@ -49,11 +76,14 @@ figures were taken with (kernel release, fio command lines, devices).
 EOT
 }
 
+HERE=$(cd "$(dirname "$0")" && pwd)
 reps=3 scheds="none floor mq-deadline kyber bfq" floor="" noprio="" jobs=1 knob="" pcost=""
+KSFT=$HERE/../build/kselftest-bench
 NIOS=20000		# I/Os per fio job in cost, scaling and prio -C (-I)
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts r:s:f:N:n:I:KCh opt; do
+while getopts k:r:s:f:N:n:I:KCh opt; do
 	case $opt in
+	k) KSFT=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	s) scheds=$OPTARG ;;
 	f) floor=$OPTARG ;;
@@ -72,7 +102,17 @@ part=$1
 case $part in cost|latency|scaling|prio|devices) ;; *) echo "${0##*/}: unknown part: $part" >&2; exit 2 ;; esac
 case $reps$jobs$NIOS in *[!0-9]*|"") echo "${0##*/}: -r, -n and -I take numbers" >&2; exit 2 ;; esac
 [ "$NIOS" -gt 0 ] || { echo "${0##*/}: -I takes a positive number of I/Os" >&2; exit 2; }
-[ "$(id -u)" = 0 ] || { echo "${0##*/}: must run as root (in the VM)" >&2; exit 2; }
+
+# The library's helpers (kyber_init sets them up).  cost and scaling,
+# and prio -C, load null_blk themselves, with module parameters for their
+# instant device, so it must not be loaded for them first; the other
+# parts make their devices in configfs (kyber_require null_blk).
+# shellcheck disable=SC2034 # read by kyber_lib.sh
+KYBER_DESC="make bench, part $part" KYBER_REQUIRES="root fio null_blk"
+# shellcheck disable=SC2034
+case $part$pcost in cost|scaling|prio1) KYBER_REQUIRES="root fio" ;; esac
+# shellcheck source-path=SCRIPTDIR/../selftests source=kselftest-lib.sh
+. "$HERE/../selftests/kselftest-lib.sh"
 
 TMP=$(mktemp -d /tmp/bench.XXXXXX)
 
@@ -161,9 +201,18 @@ for line in open(os.path.join(tmp, "runs")):
 EOT
 }
 
-set_sched() {	# set_sched DEV SCHED
-	echo "$2" > "/sys/block/$1/queue/scheduler" || fail "$1: cannot select $2"
-	grep -q "\[$2\]" "/sys/block/$1/queue/scheduler" || fail "$1: $2 did not take"
+use_sched() {	# use_sched DEV SCHED: kyber_set_sched, or fail
+	kyber_set_sched "$1" "$2" >&2 || fail "$1: cannot select $2"
+}
+
+# fresh DEV SCHED: a new instance of SCHED on DEV (default settings).
+fresh() {
+	use_sched "$1" none
+	[ "$2" = none ] || use_sched "$1" "$2"
+}
+
+nullb() {	# nullb NAME ATTR=VALUE...: kyber_make_nullb, or fail
+	kyber_make_nullb "$@" >&2 || fail "cannot make the null_blk $1"
 }
 
 load_scheds() {	# load_scheds DEV: make every scheduler of $scheds available
@@ -204,7 +253,7 @@ cost() {
 	load_scheds nullb0
 	for rep in $(seq "$reps"); do
 		for s in $scheds; do
-			set_sched nullb0 "$s"
+			use_sched nullb0 "$s"
 			for qd in $qds; do
 				args=(--name=c --filename=/dev/nullb0 --ioengine=io_uring
 				      --direct=1 --rw=randread --bs=4k --iodepth="$qd"
@@ -225,26 +274,10 @@ cost() {
 
 # ---- latency: reader beside a write flood on a saturated null_blk ------
 
-CFS=/sys/kernel/config/nullb
 DEPTH=2 NSEC=1000000 RAMP=1 RUNTIME=6
 WRITERS_direct="--name=writer --ioengine=libaio --direct=1 --rw=randwrite --bs=4k --iodepth=64"
 WRITERS_buffered="--name=writer --ioengine=psync --direct=0 --rw=randwrite --bs=4k"
 READER="--name=reader --ioengine=psync --direct=1 --rw=randread --bs=4k --iodepth=1"
-
-make_nullb() {	# make_nullb NAME ATTR=VALUE...
-	local name=$1 kv
-
-	shift
-	mkdir "$CFS/$name" || fail "configfs: cannot make $name"
-	for kv in "$@" power=1; do
-		echo "${kv#*=}" > "$CFS/$name/${kv%%=*}" || fail "null_blk $name: cannot set $kv"
-	done
-	for _ in $(seq 50); do
-		[ -b "/dev/$name" ] && return 0
-		sleep 0.2
-	done
-	fail "no /dev/$name"
-}
 
 # sample DEV FILE: every 0.2 s, "TIME WRITES-COMPLETED" of DEV to FILE,
 # with shell builtins only, until killed.
@@ -297,11 +330,9 @@ flood() {
 latency() {
 	local rep s flood lat
 
-	modprobe null_blk nr_devices=0 || fail "cannot load null_blk"
-	[ -d $CFS ] || fail "null_blk has no configfs"
-	make_nullb benchlat queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
+	nullb benchlat queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
 		memory_backed=0 irqmode=2 completion_nsec=$NSEC hw_queue_depth=$DEPTH
-	make_nullb benchfast queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
+	nullb benchfast queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
 		memory_backed=0 irqmode=0
 	meta null_blk "configfs: queue_mode=2 submit_queues=1 poll_queues=0 size=1024 memory_backed=0 irqmode=2 completion_nsec=$NSEC hw_queue_depth=$DEPTH"
 	meta capacity-iops $((DEPTH * 1000000000 / NSEC))
@@ -311,11 +342,11 @@ latency() {
 	echo $((4 << 20)) > /proc/sys/vm/dirty_background_bytes
 	meta vm-dirty "dirty_bytes=8M dirty_background_bytes=4M"
 	load_scheds benchlat
-	set_sched benchfast none
+	use_sched benchfast none
 	for rep in $(seq "$reps"); do
 		# The flood alone: what the VM submits to an instant device,
 		# and what the slow one completes (its capacity if saturated).
-		set_sched benchlat none
+		use_sched benchlat none
 		# shellcheck disable=SC2086
 		flood benchfast none alone-fast-direct "$rep" 3 $WRITERS_direct
 		# shellcheck disable=SC2086
@@ -324,8 +355,7 @@ latency() {
 		flood benchlat none alone-buffered "$rep" 3 $WRITERS_buffered
 		for flood in direct buffered; do
 			for s in $scheds; do
-				set_sched benchlat none
-				set_sched benchlat "$s"
+				fresh benchlat "$s"
 				[ "$s" != kyber ] || meta kyber-read_lat_nsec \
 					"$(cat /sys/block/benchlat/queue/iosched/read_lat_nsec)"
 				eval "w=\$WRITERS_$flood"
@@ -335,8 +365,7 @@ latency() {
 		done
 		[ -n "$knob" ] || continue
 		for lat in 1 2 5; do
-			set_sched benchlat none
-			set_sched benchlat kyber
+			fresh benchlat kyber
 			echo $((lat * 1000000)) > /sys/block/benchlat/queue/iosched/read_lat_nsec ||
 				fail "cannot set read_lat_nsec"
 			# shellcheck disable=SC2086
@@ -344,7 +373,7 @@ latency() {
 				$WRITERS_direct $READER
 		done
 	done
-	set_sched benchlat none
+	use_sched benchlat none
 }
 
 # ---- prio: I/O priority classes under Kyber ----------------------------
@@ -358,9 +387,7 @@ prio() {
 	local rep s param class specs load
 	local -a args
 
-	modprobe null_blk nr_devices=0 || fail "cannot load null_blk"
-	[ -d $CFS ] || fail "null_blk has no configfs"
-	make_nullb benchprio queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
+	nullb benchprio queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
 		memory_backed=0 irqmode=2 completion_nsec=$NSEC hw_queue_depth=$DEPTH
 	meta null_blk "configfs: queue_mode=2 submit_queues=1 poll_queues=0 size=1024 memory_backed=0 irqmode=2 completion_nsec=$NSEC hw_queue_depth=$DEPTH"
 	meta capacity-iops $((DEPTH * 1000000000 / NSEC))
@@ -369,8 +396,7 @@ prio() {
 		for s in $scheds; do
 			for param in alone wflood-be wflood-idle rflood-be rflood-idle crowd-be crowd-rt; do
 				# A fresh instance each time, with room for requests.
-				set_sched benchprio none
-				set_sched benchprio "$s"
+				fresh benchprio "$s"
 				echo $PRIO_NR > /sys/block/benchprio/queue/nr_requests ||
 					fail "cannot set nr_requests"
 				[ "$(cat /sys/block/benchprio/queue/nr_requests)" = $PRIO_NR ] ||
@@ -400,7 +426,7 @@ prio() {
 			done
 		done
 	done
-	set_sched benchprio none
+	use_sched benchprio none
 }
 
 # ---- devices: default settings on three device classes ----------------
@@ -432,28 +458,18 @@ attr() {	# attr NAME ATTR=VALUE...: VALUE of ATTR NAME
 	return 1
 }
 
-first_cpu() {	# first_cpu DEV QUEUE: the first CPU mapped to hardware queue QUEUE
-	local list
-
-	read -r list < "/sys/block/$1/mq/$2/cpu_list" || return 1
-	list=${list%%,*}
-	echo "${list// }"
-}
-
 # pools DEV SCHED CLASS REP: Kyber's read and write token pool sizes
 # ("depth=" of debugfs sched/{read,write}_tokens) and, where the series'
 # "tuning" file tells it, whether the read target is out of reach.
 pools() {
-	local dev=$1 s=$2 c=$3 rep=$4 d k v line dbg=/sys/kernel/debug/block/$1/sched
+	local dev=$1 s=$2 c=$3 rep=$4 d v line dbg=$KYBER_DBG/$1/sched
 
 	[ "$s" = kyber ] || return 0
 	for d in read write; do
 		[ -r "$dbg/${d}_tokens" ] || continue
-		while IFS='=' read -r k v; do
-			[ "$k" != depth ] ||
-				printf 'BENCH\t%s\t%s\t%s\t%s\t%s\t%s\n' "$part" "$s" "$c" "$rep" \
-					"${d}_tokens" "$v" >> "$TMP/extra"
-		done < "$dbg/${d}_tokens"
+		v=$(kyber_pool "$dev" "$d" depth) || continue
+		printf 'BENCH\t%s\t%s\t%s\t%s\t%s\t%s\n' "$part" "$s" "$c" "$rep" \
+			"${d}_tokens" "$v" >> "$TMP/extra"
 	done
 	[ -r "$dbg/tuning" ] || return 0
 	while read -r line; do
@@ -470,14 +486,12 @@ devices() {
 	local -a fast args
 
 	[ "$(nproc)" -ge 2 ] || fail "devices needs 2 CPUs, has $(nproc)"
-	modprobe null_blk nr_devices=0 || fail "cannot load null_blk"
-	[ -d $CFS ] || fail "null_blk has no configfs"
-	make_nullb benchfast queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
+	nullb benchfast queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
 		memory_backed=0 irqmode=0
 	for c in $CLASSES; do
 		eval "attrs=\$NULLB_$c"
 		# shellcheck disable=SC2086,SC2154
-		make_nullb "bench$c" queue_mode=2 poll_queues=0 size=1024 memory_backed=0 \
+		nullb "bench$c" queue_mode=2 poll_queues=0 size=1024 memory_backed=0 \
 			irqmode=2 $attrs
 		meta "null_blk-$c" "configfs: queue_mode=2 poll_queues=0 size=1024 memory_backed=0 irqmode=2 $attrs"
 		# shellcheck disable=SC2086
@@ -487,8 +501,8 @@ devices() {
 		meta "$c-capacity-iops" $((depth * 1000000000 / nsec))
 		load_scheds "bench$c"
 	done
-	set_sched benchfast none
-	cpu0=$(first_cpu benchmultiqueue 0) cpu1=$(first_cpu benchmultiqueue 1)
+	use_sched benchfast none
+	cpu0=$(kyber_queue_cpu benchmultiqueue 0) cpu1=$(kyber_queue_cpu benchmultiqueue 1)
 	if [ -z "$cpu0" ] || [ -z "$cpu1" ]; then
 		fail "benchmultiqueue: no CPU maps to hardware queue 0 or 1"
 	fi
@@ -517,7 +531,7 @@ devices() {
 				fl=$WFLOOD rd=$DREADER specs="flood/write_iops=flood_iops"
 			fi
 			# The flood alone: what the device completes of it.
-			set_sched "$dev" none
+			use_sched "$dev" none
 			# shellcheck disable=SC2206
 			args=(--filename="/dev/$dev" --time_based --runtime=$DCHECK
 			      --ramp_time=$RAMP $fl)
@@ -527,8 +541,7 @@ devices() {
 			specs="$specs reader/read_p99=read_p99 sum/read_iops+flood_iops=total_iops"
 			for s in $scheds; do
 				# A fresh instance: default targets and nr_requests.
-				set_sched "$dev" none
-				set_sched "$dev" "$s"
+				fresh "$dev" "$s"
 				[ "$s" != kyber ] || meta "$c-kyber" \
 					"read_lat_nsec $(cat "/sys/block/$dev/queue/iosched/read_lat_nsec"), write_lat_nsec $(cat "/sys/block/$dev/queue/iosched/write_lat_nsec"), nr_requests $(cat "/sys/block/$dev/queue/nr_requests")"
 				# shellcheck disable=SC2206
@@ -538,7 +551,7 @@ devices() {
 				run_fio "$s" "$c" "$rep" $RAMP $DRUNTIME "$specs" "${args[@]}"
 				pools "$dev" "$s" "$c" "$rep"
 			done
-			set_sched "$dev" none
+			use_sched "$dev" none
 		done
 	done
 }

@@ -12,7 +12,9 @@ usage: ${0##*/} [-p PARTS] [-r REPS] [-k KERNELS] [-B] [-a] [-o DIR] [-d DIR]
 Measures the series kernel ($BUILD/obj-m, Kyber=m) and the base
 release, Debian's 6.12.y with its own Kyber ($BUILD/obj-upstream, from the worktree $BUILD/upstream at
 the tag the base tree starts from) in the same harness: each boots under
-QEMU (selftests/vm-run.sh) and runs scripts/bench-vm.sh on null_blk.
+QEMU (selftests/vm-run.sh) and runs scripts/bench-vm.sh on null_blk,
+with the helpers of the series' kselftests (kyber_lib.sh of block/kyber,
+installed from $KSRC in $BUILD/kselftest-bench) for both kernels.
   cost     CPU per I/O: 4 KiB random reads, QD 1 and 32, fixed I/O count,
            1 vCPU under -icount; none, floor, mq-deadline, kyber, bfq
   latency  QD1 read latency beside a direct and a buffered write flood on
@@ -187,6 +189,12 @@ fi
 
 # ---- measuring ---------------------------------------------------------
 
+# bench-vm.sh makes its devices and switches schedulers with the series'
+# kselftest library, on both kernels.
+ksft=$BUILD/kselftest-bench
+install_kselftests "$ksft" || {
+	cat "$ksft-install.log" >&2; die "the block/kyber kselftests do not install"; }
+
 # The wall-clock parts run on TCG unless told otherwise, as the figures
 # on the page and what it says of their noise are TCG's;
 # KYBER_VM_ACCEL=auto lets them use KVM where it works (icount parts stay
@@ -231,7 +239,7 @@ vm() {
 	info "$k: $tag ($cpus vCPU${icount:+, icount}; VM files in $w)"
 	# shellcheck disable=SC2086
 	"$TOP/selftests/vm-run.sh" -q $icount -c "$cpus" -o "$obj" -w "$w" -t "$limit" -- \
-		bash "$TOP/scripts/bench-vm.sh" "$@" "$part" > "$out/logs/vm-$k-$tag.log" 2>&1 || rc=$?
+		bash "$TOP/scripts/bench-vm.sh" -k "$ksft" "$@" "$part" > "$out/logs/vm-$k-$tag.log" 2>&1 || rc=$?
 	if [ "$rc" != 0 ]; then
 		cat "$out/logs/vm-$k-$tag.log" >&2
 		tail -n 15 "$w/xfer/output" 2>/dev/null >&2
