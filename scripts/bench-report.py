@@ -43,6 +43,16 @@ PRIO_SCENARIOS = (
     ("crowd-rt", "beside a QD 8 reader", "**RT**", "BE", "crowd_iops"),
 )
 
+# The prio part's two-queue runs: (param, reader's class, flood's class).
+PRIO_QUEUES = (
+    ("2q-alone", "BE", ""),
+    ("2q-be-by-be", "BE", "BE"),
+    ("2q-rt-by-be", "**RT**", "BE"),
+    ("2q-idle-by-be", "**idle**", "BE"),
+    ("2q-be-by-idle", "BE", "**idle**"),
+)
+WAKE_NRS = (64, 256)        # the prio part's nr_requests for the wake batch
+
 
 def sched_label(kernel, sched):
     if sched == "kyber-noprio":
@@ -568,6 +578,28 @@ the write flood is not in the reader's domain, so what keeps an idle one
 back is its share of tokens and scheduler tags.  Wall-clock under TCG:
 the spread of the repetitions says how much noise there is.
 
+**Two hardware queues.** The device of the kselftest
+`block/kyber/prio_queues.sh`: a null_blk of 2 hardware queues that share
+2 driver tags (`shared_tag_bitmap=1`), 1 ms per request, at the
+**default** `nr_requests`, a fresh scheduler instance for each run.  The
+QD1 reader is pinned to a CPU of hardware queue 0 (fio
+`--cpus_allowed`), alone, then as best effort, real time and idle beside
+a best-effort QD 32 `libaio` `O_DIRECT` 4 KiB random read flood pinned
+to a CPU of queue 1, and as best effort beside the same flood as idle;
+under none, the best-effort runs as the baseline.  The two never meet in
+one hardware queue's lists: what orders them is the device-wide share
+of tokens and tags.  1 s ramp, then 6 s measured; latency is the
+reader's completion latency in ms, max the longest of the run; total
+IOPS are the reader's and the flood's.
+
+**Wake batch.** The scheduler tags' wake batch (debugfs
+`hctx0/sched_tags`, the unreserved bitmap: `depth`, `min_shallow_depth`,
+`wake_batch`) on the single-queue device of the behaviour runs, with
+`nr_requests` 64 and 256: on a fresh instance before any idle-class I/O,
+then after an idle-class task took tags (1 s of a QD1 `psync` `O_DIRECT`
+write job, fio `--prioclass=3`); Kyber, and mq-deadline beside it.  The
+smaller the batch, the more often freed tags wake a waiter.
+
 """
 
 
@@ -652,7 +684,93 @@ def prio_section(res):
                                  else "not below best effort", 100 * (rt / be - 1)),
                               bullet=True))
         out.append("".join(notes) + ("\n" if notes else ""))
-    return "".join(out) if len(out) > 1 else PRIO_TEXT + NOT_RUN
+    out.append(prio_queues_table(res))
+    out.append(wake_batch_table(res))
+    return "".join(out) if any(out[1:]) else PRIO_TEXT + NOT_RUN
+
+
+def prio_queues_table(res):
+    """The two-queue runs: a table and a sentence, or "" when not run."""
+    rows = []
+    for s in ("none", "kyber"):
+        for param, rc, fc in PRIO_QUEUES:
+            def v(m):
+                return res.values("series", "prio", s, param, m)
+            if not v("read_p99"):
+                continue
+            rows.append([sched_label("series", s), rc, fc or "–", spread(v("read_p50"), f_ms),
+                         spread(v("read_p99"), f_ms), spread(v("read_max"), f_ms),
+                         spread(v("read_iops"), f_iops),
+                         spread(v("flood_iops"), f_iops) if fc else "–",
+                         spread(v("total_iops"), f_iops)])
+    if not rows:
+        return ""
+    out = ["**Two hardware queues**, reader on queue 0, QD 32 read flood on queue 1,\n"
+           "default `nr_requests`, median (min–max):\n\n",
+           table(["scheduler", "reader's class", "flood's class", "read p50 ms", "read p99 ms",
+                  "read max ms", "read IOPS", "flood IOPS", "total IOPS"], rows) + "\n"]
+
+    def m(s, param, metric):
+        return med(res.values("series", "prio", s, param, metric))
+    rt, be = m("kyber", "2q-rt-by-be", "read_p99"), m("kyber", "2q-be-by-be", "read_p99")
+    idle, alone = m("kyber", "2q-idle-by-be", "read_iops"), m("kyber", "2q-alone", "read_iops")
+    by_idle = m("kyber", "2q-be-by-idle", "read_iops")
+    tot, tot_none = m("kyber", "2q-be-by-be", "total_iops"), m("none", "2q-be-by-be", "total_iops")
+    if None not in (rt, be, idle, alone, by_idle, tot):
+        out.append(para(
+            "Across the two queues, Kyber's real-time reader has a p99 of %s ms against %s ms "
+            "as best effort beside the same flood, the idle reader still does %.0f IOPS beside "
+            "it, and beside an idle flood the best-effort reader keeps %.0f%% of its %.0f IOPS "
+            "alone, with %s total IOPS beside the best-effort flood%s."
+            % (f_ms(rt), f_ms(be), idle, 100 * by_idle / alone, alone, f_iops(tot),
+               "" if tot_none is None else " against none's %s" % f_iops(tot_none))))
+    return "".join(out)
+
+
+def wake_batch_table(res):
+    """The wake batch before and after idle-class I/O, or ""."""
+    rows = []
+    for s in ("kyber", "mq-deadline"):
+        for nr in WAKE_NRS:
+            for state, label in (("fresh", "fresh, no idle-class I/O yet"),
+                                 ("idle", "after an idle-class writer")):
+                def v(m):
+                    return res.values("series", "prio", s, "nr%d-%s" % (nr, state), m)
+                if not v("tags_wake_batch"):
+                    continue
+                rows.append([sched_label("series", s), str(nr), label] +
+                            [same_or_spread(v("tags_" + m)) for m in
+                             ("depth", "min_shallow_depth", "wake_batch")])
+    if not rows:
+        return ""
+    out = ["**Wake batch** of the scheduler tags (hardware queue 0), median (min–max):\n\n",
+           table(["scheduler", "nr_requests", "state", "tags (unreserved)", "min_shallow_depth",
+                  "wake_batch"], rows) + "\n"]
+
+    def wb(s, nr, state):
+        return med(res.values("series", "prio", s, "nr%d-%s" % (nr, state), "tags_wake_batch"))
+    parts = []
+    for nr in WAKE_NRS:
+        f, i = wb("kyber", nr, "fresh"), wb("kyber", nr, "idle")
+        if f is None or i is None:
+            continue
+        df, di = wb("mq-deadline", nr, "fresh"), wb("mq-deadline", nr, "idle")
+        dd = "" if df is None or di is None else " (mq-deadline: %.0f and %.0f)" % (df, di)
+        if parts:
+            parts.append("at %d, %.0f and %.0f%s" % (nr, f, i, dd))
+        else:
+            parts.append("at `nr_requests` %d it is %.0f on a fresh Kyber and %.0f once an "
+                         "idle-class task took tags%s" % (nr, f, i, dd))
+    if parts:
+        out.append(para("The scheduler tags' wake batch: %s." % "; ".join(parts)))
+    return "".join(out)
+
+
+def same_or_spread(vals):
+    """A figure that repetitions should agree on: one value when they do."""
+    if vals and min(vals) == max(vals):
+        return "%.0f" % vals[0]
+    return spread(vals, lambda x: "%.0f" % x)
 
 
 DEVICES_TEXT = """\
@@ -760,7 +878,8 @@ def devices_section(res):
 
 
 JOB_FACTS = ("null_blk", "null_blk-cost", "vm-dirty", "kyber-nr_requests", "noprio-source",
-             "multiqueue-cpus") + tuple("null_blk-" + c for c in DEV_CLASSES) + \
+             "multiqueue-cpus", "null_blk-2q", "2q-cpus", "2q-kyber-nr_requests",
+             "2q-none-nr_requests", "wake-mq-deadline") + tuple("null_blk-" + c for c in DEV_CLASSES) + \
     tuple(c + "-kyber" for c in DEV_CLASSES)
 
 

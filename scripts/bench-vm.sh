@@ -24,7 +24,12 @@
 #    flood's IOPS at least 80%); "saturated" is latency.sh's loads on the
 #    1 ms device, at the default targets.
 #  - prio: ionice.sh's device (2 tags, 1 ms, nr_requests 64) and loads;
-#    ionice.sh bounds the ratios of runs side by side.
+#    ionice.sh bounds the ratios of runs side by side.  Then
+#    prio_queues.sh's device (two hardware queues sharing the driver
+#    tags, default nr_requests) and loads, which it bounds: the reader's
+#    IOPS beside an idle flood against alone, the idle reader's longest
+#    wait against idle_aging_nsec, the total against none's.  The wake
+#    batch of the scheduler tags is read, not checked.
 set -eu
 
 usage() {
@@ -47,8 +52,18 @@ figures were taken with (kernel release, fio command lines, devices).
            direct write flood and a QD64 direct read flood, each as
            best-effort and as idle class; a QD1 reader as best-effort and
            as real-time beside a QD8 best-effort reader.  Reader
-           p50/p99/IOPS, the others' IOPS.  With -C instead: as cost at
-           QD32 (meant for -icount), to set Kyber beside kyber-noprio
+           p50/p99/IOPS, the others' IOPS.  Then on a null_blk of 2
+           hardware queues sharing 2 tags (1 ms), default nr_requests:
+           a QD1 reader pinned to a CPU of queue 0 alone, and as
+           best-effort, real-time and idle beside a best-effort QD32
+           read flood pinned to one of queue 1, and as best-effort
+           beside an idle one (under none: alone and best-effort
+           beside best-effort).  Reader p50/p99/max/IOPS, flood IOPS,
+           total.  Then the scheduler tags' wake batch (debugfs
+           hctx0/sched_tags) at nr_requests 64 and 256, on a fresh
+           Kyber and mq-deadline and after a 1 s idle-class writer.
+           With -C instead: as cost at QD32 (meant for -icount), to
+           set Kyber beside kyber-noprio
   devices  default settings (targets, nr_requests) on three null_blk
            classes, 10 s each after a 1 s ramp: "slow" (2 tags, 5 ms per
            request) and "saturated" (2 tags, 1 ms), a QD1 psync reader
@@ -110,7 +125,10 @@ case $reps$jobs$NIOS in *[!0-9]*|"") echo "${0##*/}: -r, -n and -I take numbers"
 # shellcheck disable=SC2034 # read by kyber_lib.sh
 KYBER_DESC="make bench, part $part" KYBER_REQUIRES="root fio null_blk"
 # shellcheck disable=SC2034
-case $part$pcost in cost|scaling|prio1) KYBER_REQUIRES="root fio" ;; esac
+case $part$pcost in
+cost|scaling|prio1) KYBER_REQUIRES="root fio" ;;
+prio) KYBER_REQUIRES="root fio null_blk debugfs" ;;
+esac
 # shellcheck source-path=SCRIPTDIR/../selftests source=kselftest-lib.sh
 . "$HERE/../selftests/kselftest-lib.sh"
 
@@ -128,13 +146,14 @@ fail() { echo "${0##*/}: error: $*" >&2; exit 1; }
 # of a flood in $TMP/N.samples, and a line in $TMP/runs:
 #   N SCHED PARAM REP RAMP SECONDS SPEC...
 # SPEC is JOB/KEY=METRIC: JOB a job name or "0" for the first (grouped)
-# one, KEY read_iops, write_iops, read_p50, read_p99, read_p99.9 (clat,
-# ns); JOB "dev", KEY write_iops: the device's writes per second from the
-# samples, in the SECONDS after RAMP after its first write; JOB "sum", KEY
-# A+B: the sum of the METRICs A and B of specs before it.  figures()
-# turns them all into BENCH lines at the end, so that no interpreter
-# starts between the runs; $TMP/extra holds BENCH lines taken otherwise
-# (read from sysfs or debugfs), printed after them.
+# one, KEY read_iops, write_iops, read_p50, read_p99, read_p99.9,
+# read_max (clat, ns); JOB "dev", KEY write_iops: the device's writes per
+# second from the samples, in the SECONDS after RAMP after its first
+# write; JOB "sum", KEY A+B: the sum of the METRICs A and B of specs
+# before it (KEY A: A alone).  figures() turns them all into BENCH lines
+# at the end, so that no interpreter starts between the runs;
+# $TMP/extra holds BENCH lines taken otherwise (read from sysfs or
+# debugfs), printed after them.
 RUNS=0
 run_fio() {	# run_fio SCHED PARAM REP RAMP SECONDS SPECS FIO-ARGS...
 	local what="$1 $2 $3 $4 $5 $6" t0=$EPOCHREALTIME
@@ -193,6 +212,8 @@ for line in open(os.path.join(tmp, "runs")):
             rw, what = key.split("_", 1)
             if what == "iops":
                 v = job[rw]["iops"]
+            elif what == "max":
+                v = job[rw]["clat_ns"]["max"]
             else:
                 v = job[rw]["clat_ns"]["percentile"]["%.6f" % float(what[1:])]
         vals[metric] = v
@@ -425,8 +446,119 @@ prio() {
 				run_fio "$s" "$param" "$rep" $RAMP $RUNTIME "$specs" "${args[@]}"
 			done
 		done
+		prio_queues "$rep"
+		wake_batch "$rep"
 	done
 	use_sched benchprio none
+}
+
+# Two hardware queues that share the driver tags (prio_queues.sh's device
+# and loads), at the default nr_requests: the synchronous reader pinned
+# to a CPU of the first queue, alone and beside a read flood pinned to
+# one of the second.  The reader's class, then the flood's, in each
+# PARAM; none runs the best-effort ones, for the baseline.
+PQ_NULLB="queue_mode=2 submit_queues=2 poll_queues=0 size=1024 memory_backed=0 irqmode=2 completion_nsec=$NSEC hw_queue_depth=$DEPTH shared_tag_bitmap=1"
+PQ_FLOOD="--name=flood --ioengine=libaio --direct=1 --rw=randread --bs=4k --iodepth=32"
+PQ_CPUS=""
+
+pq_runs() {	# pq_runs SCHED: its PARAMs
+	case $1 in
+	none) echo 2q-alone 2q-be-by-be ;;
+	*) echo 2q-alone 2q-be-by-be 2q-rt-by-be 2q-idle-by-be 2q-be-by-idle ;;
+	esac
+}
+
+pq_class() {	# pq_class rt|be|idle: fio's --prioclass
+	case $1 in rt) echo 1 ;; idle) echo 3 ;; *) echo 2 ;; esac
+}
+
+prio_queues() {
+	local rep=$1 s param rc fc specs cpu0 cpu1
+	local -a args
+
+	if [ -z "$PQ_CPUS" ]; then
+		[ "$(nproc)" -ge 2 ] || fail "the two-queue runs need 2 CPUs, have $(nproc)"
+		# shellcheck disable=SC2086
+		nullb benchprio2q $PQ_NULLB
+		meta null_blk-2q "configfs: $PQ_NULLB"
+		modprobe kyber-iosched 2> /dev/null || true
+		grep -qw kyber /sys/block/benchprio2q/queue/scheduler ||
+			fail "benchprio2q does not offer kyber"
+		cpu0=$(kyber_queue_cpu benchprio2q 0) cpu1=$(kyber_queue_cpu benchprio2q 1)
+		if [ -z "$cpu0" ] || [ -z "$cpu1" ]; then
+			fail "benchprio2q: no CPU maps to hardware queue 0 or 1"
+		fi
+		PQ_CPUS="$cpu0 $cpu1"
+		meta 2q-cpus "reader on CPU $cpu0 (hardware queue 0), flood on CPU $cpu1 (hardware queue 1)"
+	fi
+	read -r cpu0 cpu1 <<< "$PQ_CPUS"
+	for s in kyber none; do
+		for param in $(pq_runs "$s"); do
+			# A fresh instance each time, with the default nr_requests.
+			fresh benchprio2q "$s"
+			meta "2q-$s-nr_requests" "$(cat /sys/block/benchprio2q/queue/nr_requests)"
+			specs="reader/read_iops=read_iops reader/read_p50=read_p50"
+			specs="$specs reader/read_p99=read_p99 reader/read_max=read_max"
+			rc=${param#2q-} rc=${rc%%-*} fc=${param##*-}
+			# shellcheck disable=SC2206
+			args=(--filename=/dev/benchprio2q --time_based --runtime=$RUNTIME
+			      --ramp_time=$RAMP --percentile_list=50:99
+			      $READER --prioclass="$(pq_class "$rc")" --cpus_allowed="$cpu0")
+			if [ "$param" = 2q-alone ]; then
+				specs="$specs sum/read_iops=total_iops"
+			else
+				# shellcheck disable=SC2206
+				args+=($PQ_FLOOD --prioclass="$(pq_class "$fc")" --cpus_allowed="$cpu1")
+				specs="$specs flood/read_iops=flood_iops sum/read_iops+flood_iops=total_iops"
+			fi
+			meta "fio-$param" "fio ${args[*]}"
+			run_fio "$s" "$param" "$rep" $RAMP $RUNTIME "$specs" "${args[@]}"
+		done
+	done
+	use_sched benchprio2q none
+}
+
+# The wake batch of the scheduler tags (debugfs hctx0/sched_tags, the
+# unreserved bitmap's first lines) on the prio device, for each
+# nr_requests of WAKE_NRS: on a fresh instance before any idle-class
+# I/O, then after an idle-class task took tags.  Kyber, and mq-deadline
+# beside it where the kernel has it.
+WAKE_NRS="64 256"
+WAKE_IDLE="--name=idle --ioengine=psync --direct=1 --rw=randwrite --bs=4k --prioclass=3"
+
+wake_tags() {	# wake_tags SCHED PARAM REP: the figures of sched_tags
+	local f=$KYBER_DBG/benchprio/hctx0/sched_tags k v
+
+	for k in depth min_shallow_depth wake_batch; do
+		v=$(kyber_key "$f" "$k") || fail "no $k in $f"
+		printf 'BENCH\t%s\t%s\t%s\t%s\t%s\t%s\n' "$part" "$1" "$2" "$3" \
+			"tags_$k" "$v" >> "$TMP/extra"
+	done
+}
+
+wake_batch() {
+	local rep=$1 s nr n
+
+	modprobe mq-deadline-iosched 2> /dev/null || true
+	for s in kyber mq-deadline; do
+		grep -qw -- "$s" /sys/block/benchprio/queue/scheduler || {
+			meta "wake-$s" "not offered by this kernel"; continue; }
+		for nr in $WAKE_NRS; do
+			fresh benchprio "$s"
+			kyber_set_nr benchprio "$nr" >&2 || fail "cannot set nr_requests $nr"
+			[ "$(cat /sys/block/benchprio/queue/nr_requests)" = "$nr" ] ||
+				fail "nr_requests $nr did not take"
+			wake_tags "$s" "nr$nr-fresh" "$rep"
+			# shellcheck disable=SC2086
+			kyber_fio /dev/benchprio 1 $WAKE_IDLE >&2 || fail "the idle-class writer failed"
+			meta fio-wake-idle "fio --filename=/dev/benchprio --time_based --runtime=1 $WAKE_IDLE"
+			n=$(kyber_fio_field idle 49)
+			[ "${n:-0}" -gt 0 ] || fail "the idle-class writer wrote nothing"
+			printf 'BENCH\t%s\t%s\t%s\t%s\t%s\t%s\n' "$part" "$s" "nr$nr-idle" "$rep" \
+				idle_write_iops "$n" >> "$TMP/extra"
+			wake_tags "$s" "nr$nr-idle" "$rep"
+		done
+	done
 }
 
 # ---- devices: default settings on three device classes ----------------

@@ -28,7 +28,12 @@ installed from $KSRC in $BUILD/kselftest-bench) for both kernels.
            and kyber-noprio (the series' Kyber before its priority
            support); then, as latency, a QD1 reader alone, beside
            a best-effort and an idle write flood and read flood, and as
-           best-effort and real-time beside a QD8 reader
+           best-effort and real-time beside a QD8 reader; on two
+           hardware queues sharing the device's tags (prio_queues.sh's
+           device, default nr_requests), a QD1 reader on queue 0 of each
+           class beside a QD32 read flood on queue 1, against none; the
+           scheduler tags' wake batch at nr_requests 64 and 256, before
+           and after idle-class I/O, Kyber and mq-deadline
   devices  default settings (Kyber's targets, nr_requests) on three
            null_blk classes, real time, 2 vCPUs; none, mq-deadline, bfq,
            kyber: a QD1 reader beside an 8x QD8 O_DIRECT write flood on
@@ -275,7 +280,7 @@ for p in $parts; do
 		prio)
 			vm "$k" prio prio-cost 1 -i $((300 + reps * 150)) -r "$reps" -C \
 				-I $PRIO_NIOS -N "$noprio/kyber-noprio.ko" -s "none kyber-noprio kyber"
-			vm "$k" prio prio 2 "" $((300 + reps * 200)) -r "$reps" -s kyber ;;
+			vm "$k" prio prio 2 "" $((300 + reps * 320)) -r "$reps" -s kyber ;;
 		devices)
 			vm "$k" devices devices 2 "" $((300 + reps * 330)) -r "$reps" \
 				-s "none mq-deadline bfq kyber" ;;
