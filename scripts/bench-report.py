@@ -919,7 +919,7 @@ floor elevator against each (for the prio part also the series' Kyber
 without priority support, against the series kernel).  Then each part
 boots each kernel in the test VM (`selftests/vm-run.sh`, every VM in its
 own `build/vm-bench-*`) and runs `scripts/bench-vm.sh` inside.  It never fails on a number, only
-when a build, a VM or a tool fails.  It takes about 55 minutes on this
+when a build, a VM or a tool fails.  It takes about 58 minutes on this
 2-core machine with the kernels built; the latency and devices parts run
 in real time and take the longest (the time of each part in this run is
 below).  Options of `scripts/bench.sh`: `-p cost,latency,scaling,prio,devices`

@@ -50,7 +50,7 @@ in $BUILD/obj-upstream, from the source its Makefile names.  One row
 per figure goes to DIR/results.tsv (default $BUILD/bench), then
 scripts/bench-report.py writes benchmarks.md and benchmarks.png to
 $TOP/Documentation (-d: to another directory).  A number never fails
-the run; a build, a VM or a tool that fails does.  The full run takes about 55 minutes here (the
+the run; a build, a VM or a tool that fails does.  The full run takes about 58 minutes here (the
 devices part about 18 of them, 9 per kernel).
   -p  parts, comma separated (default cost,latency,scaling,prio,devices)
   -r  repetitions (default 3)
