@@ -547,8 +547,9 @@ def scaling_section(res):
 PRIO_TEXT = """\
 ## 4. I/O priorities
 
-The series' Kyber serves I/O priority classes (`ionice`; patch 6,
-`Documentation/block/kyber-iosched.rst`, "I/O priorities"): within a
+The series' Kyber serves I/O priority classes (`ionice`; the patch
+"kyber: serve I/O priority classes", `Documentation/block/kyber-iosched.rst`,
+"I/O priorities"): within a
 domain, real-time requests go ahead of best-effort ones (with an aging
 rule), and idle ones go only while no other request of the domain waits,
 with at most a quarter of the domain's tokens and an eighth of
