@@ -5,7 +5,7 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-k y|m] [-d [-K]] [-o OBJDIR] [-s SRCDIR] [-C] [--] [make targets or variables...]
+usage: ${0##*/} [-k y|m] [-d [-K] | -D [-L]] [-o OBJDIR] [-s SRCDIR] [-C] [--] [make targets or variables...]
 
 Configures tinyconfig + kvm_guest.config + scripts/kconfig/vm.config with
 CONFIG_MQ_IOSCHED_KYBER=y or =m (-k, default m) and builds it with W=1
@@ -18,19 +18,28 @@ build is kept in OBJDIR/build.log.
        (Kyber =m) or $BUILD/obj-debug-y (-k y)
   -K   with -d: KCSAN instead of KASAN (scripts/kconfig/kcsan.config
        last); OBJDIR defaults to $BUILD/obj-kcsan (or obj-kcsan-y)
+  -D   the production-config kernel of make bench: the options of a
+       distribution kernel that change the I/O path (-O2, jump labels,
+       ftrace, mitigations, hardening, block cgroups;
+       scripts/kconfig/distro.config) on top; OBJDIR defaults to
+       $BUILD/obj-distro (or obj-distro-y)
+  -L   with -D: lock statistics too (scripts/kconfig/lockstat.config
+       last); OBJDIR defaults to $BUILD/obj-lockstat (or obj-lockstat-y)
   -s   build the kernel tree in SRCDIR instead of $KSRC (say, a
        worktree of the base release, Debian's 6.12.y, to compare with)
   -C   also run sparse on the files rebuilt (C=1)
 EOT
 }
 
-kyber=m obj="" sparse="" debug="" kcsan=""
+kyber=m obj="" sparse="" debug="" kcsan="" distro="" lockstat=""
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts k:dKo:s:Ch opt; do
+while getopts k:dKDLo:s:Ch opt; do
 	case $opt in
 	k) kyber=$OPTARG ;;
 	d) debug=1 ;;
 	K) kcsan=1 ;;
+	D) distro=1 ;;
+	L) lockstat=1 ;;
 	o) obj=$OPTARG ;;
 	s) KSRC=$OPTARG ;;
 	C) sparse=C=1 ;;
@@ -41,7 +50,15 @@ done
 shift $((OPTIND - 1))
 case $kyber in y|m) ;; *) die "-k takes y or m, not '$kyber'" ;; esac
 [ -z "$kcsan" ] || [ -n "$debug" ] || die "-K goes with -d"
-if [ -n "$kcsan" ]; then
+[ -z "$lockstat" ] || [ -n "$distro" ] || die "-L goes with -D"
+[ -z "$distro" ] || [ -z "$debug" ] || die "-D and -d are different kernels; give one"
+if [ -n "$lockstat" ]; then
+	defobj=$BUILD/obj-lockstat
+	[ "$kyber" = m ] || defobj=$defobj-$kyber
+elif [ -n "$distro" ]; then
+	defobj=$BUILD/obj-distro
+	[ "$kyber" = m ] || defobj=$defobj-$kyber
+elif [ -n "$kcsan" ]; then
 	defobj=$BUILD/obj-kcsan
 	[ "$kyber" = m ] || defobj=$defobj-$kyber
 elif [ -n "$debug" ]; then
@@ -72,6 +89,8 @@ cat "$KSRC/kernel/configs/tiny-base.config" "$KSRC/kernel/configs/tiny.config" \
     "$TOP/scripts/kconfig/vm.config" > "$want"
 [ -z "$debug" ] || cat "$TOP/scripts/kconfig/debug.config" >> "$want"
 [ -z "$kcsan" ] || cat "$TOP/scripts/kconfig/kcsan.config" >> "$want"
+[ -z "$distro" ] || cat "$TOP/scripts/kconfig/distro.config" >> "$want"
+[ -z "$lockstat" ] || cat "$TOP/scripts/kconfig/lockstat.config" >> "$want"
 echo "CONFIG_MQ_IOSCHED_KYBER=$kyber" >> "$want"
 KCONFIG_ALLCONFIG=$want KCONFIG_CONFIG=.config.new kmake allnoconfig >/dev/null
 
@@ -79,7 +98,13 @@ KCONFIG_ALLCONFIG=$want KCONFIG_CONFIG=.config.new kmake allnoconfig >/dev/null
 # debug.config also sets values and turns symbols off: those must stick
 # too, but for what kcsan.config (read last) says otherwise.
 missing=$({
-	grep -E '^CONFIG_[A-Z0-9_]+=[ym]' "$TOP/scripts/kconfig/vm.config"
+	if [ -n "$distro" ]; then
+		# distro.config may override vm.config: the symbols it names.
+		grep -E '^CONFIG_[A-Z0-9_]+=[ym]' "$TOP/scripts/kconfig/vm.config" |
+			grep -v -E -f <(grep -oE 'CONFIG_[A-Z0-9_]+' "$TOP/scripts/kconfig/distro.config")
+	else
+		grep -E '^CONFIG_[A-Z0-9_]+=[ym]' "$TOP/scripts/kconfig/vm.config"
+	fi
 	dbg='^CONFIG_[A-Z0-9_]+=|^# CONFIG_[A-Z0-9_]+ is not set$'
 	if [ -n "$kcsan" ]; then
 		grep -E "$dbg" "$TOP/scripts/kconfig/kcsan.config"
@@ -89,6 +114,8 @@ missing=$({
 	elif [ -n "$debug" ]; then
 		grep -E "$dbg" "$TOP/scripts/kconfig/debug.config"
 	fi
+	[ -z "$distro" ] || grep -E "$dbg" "$TOP/scripts/kconfig/distro.config"
+	[ -z "$lockstat" ] || grep -E "$dbg" "$TOP/scripts/kconfig/lockstat.config"
 	} | while read -r line; do
 		case $line in
 		"# "*) sym=${line#"# "}; sym=${sym%% *}
