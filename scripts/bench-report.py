@@ -17,8 +17,21 @@ KERNELS = ("series", "upstream")
 KLABEL = {"series": "this series", "upstream": "upstream"}
 SCHEDS = ("none", "floor", "mq-deadline", "kyber", "bfq")
 COST_QDS = ("qd1", "qd32")
-PARTS = ("cost", "latency", "scaling", "prio", "devices")
-CPUS = (1, 2, 4)
+COST_SCHEDS = ("none", "floor", "mq-deadline", "kyber", "kyber-noprio", "bfq")  # tables
+PARTS = ("cost", "prodcost", "latency", "scaling", "contention", "prio", "devices")
+COST_PARTS = ("cost", "prodcost")    # the same runs on the lean and the production config
+CONFIG = {"cost": "lean VM config", "prio": "lean VM config", "prodcost": "production config"}
+CPUS = (1, 2)
+SCALE_SCHEDS = ("none", "floor", "mq-deadline", "kyber")
+# Each scheduler's own locks, as lockdep names their classes (after the
+# expression that initialised the lock).
+_SCHED_LOCKS_BOTH = {"mq-deadline": ("&dd->lock",), "floor": ("&fd->lock",)}
+SCHED_LOCKS = {
+    "series": dict(_SCHED_LOCKS_BOTH, kyber=("&kh->lock", "&kd->idle_tags_lock")),
+    "upstream": dict(_SCHED_LOCKS_BOTH, kyber=("&kcq->lock", "&khd->lock")),
+}
+CONTENTION_TOP = 3          # lock classes named per scheduler in the contention table
+LOCK_METRICS = ("con:", "wait_us:")     # per lock class: contentions, wait µs
 TARGET_RATIO = 0.85         # Kyber's IOPS relative to none, at least
 TARGET_FLOOR_SHARE = 0.5    # its cost above the floor, at most this share of upstream's
 TARGET_P99 = 1.25           # read p99, at most this times read_lat_nsec
@@ -78,7 +91,11 @@ class Results:
                 self.facts.setdefault((kernel, part, metric), value)
             else:
                 key = (kernel, part, sched, param, metric)
-                self.figs.setdefault(key, {})[int(rep)] = float(value)
+                d = self.figs.setdefault(key, {})
+                if metric.startswith(LOCK_METRICS) and int(rep) in d:
+                    d[int(rep)] += float(value)   # two lock classes of one name
+                else:
+                    d[int(rep)] = float(value)
 
     def fact(self, kernel, part, name, default="n/a"):
         return self.facts.get((kernel, part, name), default)
@@ -90,11 +107,15 @@ class Results:
         d = self.figs.get((kernel, part, sched, param, metric), {})
         return [d[r] for r in sorted(d)]
 
+    def rel(self, key, base):
+        """Per repetition: figure KEY (a key of figs) relative to figure BASE."""
+        d, b = self.figs.get(key, {}), self.figs.get(base, {})
+        return [d[r] / b[r] for r in sorted(d) if b.get(r)]
+
     def ratios(self, kernel, part, sched, param, metric="iops"):
         """Per repetition: the figure relative to none's in the same boot."""
-        d = self.figs.get((kernel, part, sched, param, metric), {})
-        base = self.figs.get((kernel, part, "none", param, metric), {})
-        return [d[r] / base[r] for r in sorted(d) if base.get(r)]
+        return self.rel((kernel, part, sched, param, metric),
+                        (kernel, part, "none", param, metric))
 
 
 def med(vals):
@@ -138,6 +159,7 @@ def table(head, rows):
 
 
 NA = "n/a"   # a target that does not apply to what was measured
+INVALID = "invalid"     # measured, but the figures cannot be trusted
 
 
 def verdict(ok):
@@ -145,6 +167,8 @@ def verdict(ok):
         return "not measured"
     if ok is NA:
         return "not applicable"
+    if ok is INVALID:
+        return "**invalid**"
     return "**met**" if ok else "**not met**"
 
 
@@ -157,6 +181,32 @@ def elapsed(res, part):
 
 
 # ---- the page's sections -------------------------------------------------
+
+def kfact(res, part, name):
+    """A fact of both kernels: one text when they agree, None when neither has it."""
+    vals = {k: res.fact(k, part, name, None) for k in KERNELS}
+    have = [v for v in vals.values() if v is not None]
+    if not have:
+        return None
+    if len(set(have)) == 1:
+        return have[0]
+    return "; ".join("%s: %s" % (KLABEL[k], v) for k, v in vals.items() if v is not None)
+
+
+# The builds of each kernel: (the parts whose facts describe it, first
+# found first, its name on the page, the parts that run on it).
+BUILDS = ((("all",), "lean", "cost, latency, prio, devices"),
+          (("prodcost", "scaling"), "production", "prodcost, scaling"),
+          (("contention",), "lock statistics", "contention"))
+
+
+def build_fact(res, k, parts, name, default=None):
+    for p in parts:
+        v = res.fact(k, p, name, None)
+        if v is not None:
+            return v
+    return default
+
 
 def header(res, tsv):
     host = lambda n: res.fact("host", "all", n)
@@ -173,10 +223,20 @@ def header(res, tsv):
         rel = res.fact(k, "all", "release")
         src = res.fact(k, "all", "source")
         unames = sorted({res.fact(k, p, "uname", "") for p in PARTS} - {""})
+        others = ["%s `%s`" % (name, build_fact(res, k, parts, "release"))
+                  for parts, name, _ in BUILDS[1:]
+                  if build_fact(res, k, parts, "release", rel) != rel]
         rows.append(["%s kernel" % KLABEL[k],
-                     "`%s` (uname -r in the VM: %s), %s" % (rel, ", ".join(unames) or "n/a", src)])
-    cfg = res.fact("series", "all", "config", res.fact("upstream", "all", "config"))
-    rows.append(["configuration (both)", cfg])
+                     "`%s`%s (uname -r in the VM: %s), %s"
+                     % (rel, "" if not others else ", " + ", ".join(others),
+                        ", ".join(unames) or "n/a", src)])
+    for parts, name, runs in BUILDS:
+        cfg = next((c for c in (kfact(res, p, "config") for p in parts) if c), None)
+        if cfg is not None:
+            rows.append(["%s configuration (%s)" % (name, runs), cfg])
+    mit = kfact(res, "prodcost", "mitigations")
+    if mit is not None:
+        rows.append(["mitigations the guest chose (production)", mit])
     rows.append(["time per part", "%s (every kernel, boots included)"
                  % ", ".join("%s %s" % (p, elapsed(res, p)) for p in PARTS)])
     return ("## This run\n\n" + table(["", ""], rows) +
@@ -184,12 +244,14 @@ def header(res, tsv):
             "`scripts/bench-report.py %s`.\n" % (os.path.basename(tsv), os.path.basename(tsv)))
 
 
-def cost_targets(res, qd):
-    """The cost targets at one queue depth: list of (text, verdict, figures)."""
-    r = {(k, s): med(res.ratios(k, "cost", s, qd)) for k in KERNELS for s in SCHEDS}
+def cost_targets(res, part, qd):
+    """The cost targets of PART (cost or prodcost) at one queue depth: list of
+    (text, verdict, figures)."""
+    r = {(k, s): med(res.ratios(k, part, s, qd)) for k in KERNELS for s in SCHEDS}
     out = []
     ours = r[("series", "kyber")]
-    out.append(("Kyber's icount IOPS ≥ %.2f× none's (%s)" % (TARGET_RATIO, qd.upper()),
+    where = "%s, %s" % (qd.upper(), CONFIG[part])
+    out.append(("Kyber's icount IOPS ≥ %.2f× none's (%s)" % (TARGET_RATIO, where),
                 None if ours is None else ours >= TARGET_RATIO,
                 "n/a" if ours is None else "%.3f×" % ours))
 
@@ -204,10 +266,10 @@ def cost_targets(res, qd):
                 % (100 * a_s, 100 * a_u))
         if a_u > 0:
             figs += " (%.0f%% of upstream's)" % (100 * a_s / a_u)
-    out.append(("Kyber's policy cost above the floor ≤ half of upstream Kyber's (%s)" % qd.upper(),
+    out.append(("Kyber's policy cost above the floor ≤ half of upstream Kyber's (%s)" % where,
                 ok, figs))
     md = r[("series", "mq-deadline")]
-    out.append(("Kyber cheaper than mq-deadline (%s)" % qd.upper(),
+    out.append(("Kyber cheaper than mq-deadline (%s)" % where,
                 None if ours is None or md is None else ours > md,
                 "n/a" if ours is None or md is None else "%.3f× vs %.3f× none" % (ours, md)))
     return out
@@ -232,11 +294,12 @@ def latency_targets(res):
     return out
 
 
-def prio_cost(res):
-    """Kyber with priority support against kyber-noprio, in the prio part's
-    icount boot: a dict, or None when not measured."""
-    ky = res.figs.get(("series", "prio", "kyber", "qd32", "iops"), {})
-    np_ = res.figs.get(("series", "prio", "kyber-noprio", "qd32", "iops"), {})
+def prio_cost(res, part="prio", qd="qd32"):
+    """Kyber with priority support against kyber-noprio in PART's icount
+    boot (prio: lean config, prodcost: production config): a dict, or None
+    when not measured."""
+    ky = res.figs.get(("series", part, "kyber", qd, "iops"), {})
+    np_ = res.figs.get(("series", part, "kyber-noprio", qd, "iops"), {})
     if not ky or not np_:
         return None
     k, n = [ky[r] for r in sorted(ky)], [np_[r] for r in sorted(np_)]
@@ -257,15 +320,21 @@ def prio_p99(res, param):
     return med(res.values("series", "prio", "kyber", param, "read_p99"))
 
 
+def prio_cost_target(res, part, qd):
+    c = prio_cost(res, part, qd)
+    return ("Priority support costs no measurable CPU, all I/O best effort (%s, %s)"
+            % (qd.upper().replace("QD", "QD "), CONFIG[part]),
+            None if c is None else not (c["measurable"] and c["diff"] < 0),
+            "n/a" if c is None else
+            "%+.2f%% icount IOPS vs the series' Kyber without it, about %.0f instructions "
+            "per I/O (measurable above %.2f%%)"
+            % (100 * c["diff"], abs(c["insns"]), 100 * c["noise"]))
+
+
 def prio_targets(res):
-    out = []
-    c = prio_cost(res)
-    out.append(("Priority support costs no measurable CPU, all I/O best effort (QD 32)",
-                None if c is None else not (c["measurable"] and c["diff"] < 0),
-                "n/a" if c is None else
-                "%+.2f%% icount IOPS vs the series' Kyber without it, about %.0f instructions "
-                "per I/O (measurable above %.2f%%)"
-                % (100 * c["diff"], abs(c["insns"]), 100 * c["noise"])))
+    out = [prio_cost_target(res, "prio", "qd32"), prio_cost_target(res, "prodcost", "qd32")]
+    if prio_cost(res, "prodcost", "qd1") is not None:
+        out.append(prio_cost_target(res, "prodcost", "qd1"))
     alone, idle = prio_p99(res, "alone"), prio_p99(res, "wflood-idle")
     ok = None if alone is None or idle is None else idle <= PRIO_NEAR[0] * alone + PRIO_NEAR[1]
     out.append(("Beside an idle write flood, the reader's p99 near its p99 alone (≤ %d× + %s ms)"
@@ -333,11 +402,70 @@ def dev_targets(res):
     return out
 
 
+def x_spread(vals):
+    """Ratios: the median, and the repetitions' min-max when more than one."""
+    if len(vals) == 1:
+        return "%.3f×" % vals[0]
+    return "%.3f× (%.3f–%.3f)" % (med(vals), min(vals), max(vals))
+
+
+def old_scaling(res):
+    """True when the scaling figures are an older bench.sh's icount runs (a
+    fixed count of I/Os, not time based), kept by bench.sh -a: not shown."""
+    fio = [res.fact(k, "scaling", "fio-cpus2", "") for k in KERNELS]
+    return any("--number_ios" in f and "--time_based" not in f for f in fio)
+
+
+def scaling_targets(res):
+    r = {k: [] if old_scaling(res) else res.ratios(k, "scaling", "kyber", "cpus2")
+         for k in KERNELS}
+    ours, up = med(r["series"]), med(r["upstream"])
+    where = "real time, production config"
+    out = [("Kyber's IOPS with 2 submitting CPUs on one hardware queue ≥ %.2f× none's (%s)"
+            % (TARGET_RATIO, where), None if ours is None else ours >= TARGET_RATIO,
+            "n/a" if ours is None else x_spread(r["series"]))]
+    ok = None if ours is None or up is None else ours >= up
+    figs = "n/a"
+    if ok is not None:
+        wid = max(max(v) - min(v) for v in r.values())
+        figs = ("%s vs upstream Kyber %s: the medians differ by %+.3f, %s the larger spread "
+                "of the repetitions (%.3f)" % (x_spread(r["series"]), x_spread(r["upstream"]),
+                                               ours - up, "within" if abs(ours - up) <= wid
+                                               else "beyond", wid))
+    out.append(("Kyber's ratio to none with 2 submitting CPUs no worse than upstream Kyber's "
+                "(%s)" % where, ok, figs))
+    return out
+
+
+def contention_targets(res):
+    text = ("Kyber's lock contention per 1000 I/Os no worse than upstream Kyber's "
+            "(2 submitters, one hardware queue)")
+    tot = {k: all_locks(res, k, "kyber") for k in KERNELS}
+    if not all(tot.values()):
+        return [(text, None, "n/a")]
+    own = {k: own_locks(res, k, "kyber") for k in KERNELS}
+    figs = ("all locks %s vs %s contentions; Kyber's own locks: %s %s vs %s %s"
+            % (f_kio(med(tot["series"])), f_kio(med(tot["upstream"])),
+               ", ".join("`%s`" % c for c in SCHED_LOCKS["series"]["kyber"]),
+               f_kio(med(own["series"])),
+               ", ".join("`%s`" % c for c in SCHED_LOCKS["upstream"]["kyber"]),
+               f_kio(med(own["upstream"]))))
+    off = lockdep_off(res)
+    if off:
+        return [(text, INVALID, "lockdep turned itself off on the %s kernel, so its lock "
+                 "statistics stopped counting (%s)"
+                 % (" and ".join(KLABEL[k] for k in off), figs))]
+    return [(text, med(tot["series"]) <= med(tot["upstream"]), figs)]
+
+
 def targets(res):
     rows = []
-    for qd in ("qd32", "qd1"):
-        rows += cost_targets(res, qd)
+    for part in COST_PARTS:
+        for qd in ("qd32", "qd1"):
+            rows += cost_targets(res, part, qd)
     rows += latency_targets(res)
+    rows += scaling_targets(res)
+    rows += contention_targets(res)
     rows += prio_targets(res)
     rows += dev_targets(res)
     lines = [[t, verdict(ok), figs] for t, ok, figs in rows]
@@ -345,7 +473,9 @@ def targets(res):
             "Goals, not assertions: the bench never fails on a number.  Medians of the\n"
             "repetitions; cost ratios are to none in the same boot, and \"cost per\n"
             "I/O\" is the inverse of icount IOPS, so a scheduler at 0.80× none costs\n"
-            "25% more per I/O than none.\n\n" +
+            "25% more per I/O than none.  The lean and the production config are two\n"
+            "builds of each kernel (section 1).  Scaling ratios are real time, to\n"
+            "none in the same repetition; lock contentions are per 1000 I/Os.\n\n" +
             table(["target", "", "figures"], lines))
 
 
@@ -358,7 +488,9 @@ COST_TEXT = """\
 completes each request at once (no timer, not memory backed; one submit
 queue, no poll queues), at QD 1 and QD 32, each run a fixed 20000 I/Os.
 One vCPU.  Schedulers interleaved within a repetition; every figure is
-compared with none's of the same boot.
+compared with none's of the same boot.  The same runs on two builds of
+each kernel: the lean VM kernel (1a) and a kernel with the production
+options of a distribution kernel (1b).
 
 **Why icount.**  Wall-clock IOPS under TCG swing by ±25% between runs on
 a loaded host.  QEMU's `-icount shift=3,sleep=off` advances guest time
@@ -379,31 +511,80 @@ depth: QD 32 keeps fio's io_uring ring full, not the scheduler's queue.
 
 """
 
+LEAN_TEXT = """\
+### 1a. Lean VM kernel
 
-def cost_section(res):
-    out = [COST_TEXT]
+`tinyconfig` + `kvm_guest.config` + `scripts/kconfig/vm.config`
+(`build/obj-m`, `build/obj-upstream`): built for size (`-Os`), without
+jump labels (a tracepoint is a tested branch) and without the function
+tracer, mitigations and hardening of 1b; the smallest kernel the VM
+boots, and the one the latency, prio and devices parts run on.
+
+"""
+
+PROD_TEXT = """\
+### 1b. Production-config kernel
+
+The lean configuration plus `scripts/kconfig/distro.config`
+(`build/obj-distro`, `build/obj-distro-upstream`): the options of
+Debian's 6.12 amd64 kernel that change what the I/O path executes.
+`-O2` (`CC_OPTIMIZE_FOR_PERFORMANCE`); jump labels, so static keys and
+tracepoints are patched branches; the function tracer, a patched-out
+call at each function's entry; voluntary preemption chosen at boot
+(`PREEMPT_DYNAMIC`), 250 Hz; CPU mitigations compiled in, retpolines
+and return thunks (every indirect call, the elevator's hooks included,
+goes through a thunk), page table isolation, IBT; stack protector
+(strong), stack variables zeroed (`INIT_STACK_ALL_ZERO`), `init_on_alloc`,
+randomized kernel stack offset, hardened usercopy, `FORTIFY_SOURCE`,
+`DEBUG_LIST` and `LIST_HARDENED`; the full SLUB allocator; block cgroups
+with throttling, writeback throttling, io.cost and integrity.  NUMA
+stays off and `NR_CPUS` at 8, as in the lean kernel.  Which mitigations
+run depends on the CPU QEMU presents: the guest's choice is below.  The
+lean kernel's relative costs need not hold here: an indirect call costs
+more through a retpoline, a compiled-out tracepoint nothing, and `-O2`
+inlines differently; this is the kernel users run.
+
+"""
+
+
+def cost_tables(res, part):
+    """PART's (cost or prodcost) tables, one per queue depth: a list of text."""
+    out = []
     for qd in COST_QDS:
         rows = []
         for k in KERNELS:
-            if not res.has(k, "cost"):
+            if not res.has(k, part):
                 continue
-            fl = med(res.ratios(k, "cost", "floor", qd))
-            for s in SCHEDS:
-                v = res.values(k, "cost", s, qd, "iops")
+            fl = med(res.ratios(k, part, "floor", qd))
+            for s in COST_SCHEDS:
+                v = res.values(k, part, s, qd, "iops")
                 if not v:
                     continue
-                rat = res.ratios(k, "cost", s, qd)
+                rat = res.ratios(k, part, s, qd)
                 m = med(rat)
                 above = "n/a" if fl is None or m is None else "%+.1f%%" % (100 * (1 / m - 1 / fl))
                 rows.append([KLABEL[k], sched_label(k, s), spread(v, f_iops),
                              spread(rat, f_ratio),
                              "n/a" if m is None else "%+.1f%%" % (100 * (1 / m - 1)), above])
         if rows:
-            out.append("**%s**, icount IOPS, median (min–max) of the repetitions:\n\n"
-                       % qd.upper().replace("QD", "QD "))
+            out.append("**%s**, %s, icount IOPS, median (min–max) of the repetitions:\n\n"
+                       % (qd.upper().replace("QD", "QD "), CONFIG[part]))
             out.append(table(["kernel", "scheduler", "icount IOPS", "ratio to none",
                               "cost per I/O vs none", "vs floor"], rows) + "\n")
-    return "".join(out) if len(out) > 1 else COST_TEXT + NOT_RUN
+    return out
+
+
+def cost_section(res):
+    out = [COST_TEXT, LEAN_TEXT] + (cost_tables(res, "cost") or [NOT_RUN]) + [PROD_TEXT]
+    mit = kfact(res, "prodcost", "mitigations")
+    if mit is not None:
+        out.append(para("The mitigations the guest chose: %s." % mit))
+    prod = cost_tables(res, "prodcost")
+    out += prod or [NOT_RUN]
+    if prod and res.values("series", "prodcost", "kyber-noprio", "qd32", "iops"):
+        out.append(para("\"Kyber without priority support\" is the series' Kyber before its "
+                        "priority patch (section 5), in the same boot."))
+    return "".join(out)
 
 
 LATENCY_TEXT = """\
@@ -513,39 +694,188 @@ def latency_section(res):
 SCALING_TEXT = """\
 ## 3. Scaling
 
-**What.** As the cost part at QD 32, with 1, 2 and 4 vCPUs and as many fio
-jobs, one pinned to each vCPU, each doing 20000 I/Os (`--group_reporting`:
-the IOPS are the jobs' sum).  The null_blk has one submit queue, so every
-CPU shares one hardware queue and the scheduler's locks: contention shows
-as guest time.  icount: all vCPUs share one host thread, and guest time
-counts the instructions of all of them, so the figures are per-I/O cost
-with contention (spinning counts), not parallel speed-up.
+**What.** 4 KiB random reads, `io_uring`, `O_DIRECT`, QD 32 per fio job,
+on an instant null_blk with **one** hardware queue (`submit_queues=1`,
+`irqmode=0`), on the production-config kernel (1b), in a VM of 2 vCPUs
+under QEMU's multi-threaded TCG: each vCPU is a host thread of its own,
+and the host has 2 cores.  One job pinned to vCPU 0 ("1 vCPU"), then two
+jobs, one pinned to each vCPU ("2 vCPUs"; `--group_reporting`: the IOPS
+are the jobs' sum).  Time based: 1 s ramp, then a few seconds measured
+(the fio command lines are at the end of the page).  Schedulers
+interleaved within one boot.  **Real time**, not icount.
+
+**Why.** Every CPU submits to the one hardware queue and so to one
+scheduler instance: its locks and shared state are what two submitters
+fight over.  Under icount all vCPUs ran on one host thread, one at a
+time, so contention could not show; here the two vCPUs run in parallel,
+and a contended lock costs wall-clock time.  Section 4 counts the
+contentions themselves.
+
+**Noise.** Real time under TCG on a 2-core host that also runs QEMU's
+I/O thread: the spread of the repetitions says how much noise there is.
+Ratios to none are per repetition, against none's run in the same
+repetition; "2 vCPUs / 1 vCPU" is each repetition's IOPS with two jobs
+over its IOPS with one.
 
 """
 
 
 def scaling_section(res):
+    if old_scaling(res):
+        return SCALING_TEXT + para("Not measured in this run: the scaling figures in the "
+                                   "results file are an older bench's icount runs.")
     out = [SCALING_TEXT]
     rows = []
     for k in KERNELS:
         if not res.has(k, "scaling"):
             continue
-        for s in ("none", "floor", "mq-deadline", "kyber"):
+        for s in SCALE_SCHEDS:
             cells = []
             for n in CPUS:
                 v = res.values(k, "scaling", s, "cpus%d" % n, "iops")
                 r = res.ratios(k, "scaling", s, "cpus%d" % n)
-                cells.append("n/a" if not v else "%s, %s×" % (spread(v, f_iops), f_ratio(med(r))))
-            rows.append([KLABEL[k], sched_label(k, s)] + cells)
+                cells += [spread(v, f_iops), spread(r, f_ratio)]
+            up = res.rel((k, "scaling", s, "cpus2", "iops"), (k, "scaling", s, "cpus1", "iops"))
+            rows.append([KLABEL[k], sched_label(k, s)] + cells +
+                        [spread(up, lambda x: "%.2f×" % x)])
     if rows:
-        out.append("icount IOPS (median (min–max)), ratio to none with the same vCPUs:\n\n")
-        out.append(table(["kernel", "scheduler"] + ["%d vCPU%s" % (n, "s" if n > 1 else "")
-                                                    for n in CPUS], rows) + "\n")
+        reps = kfact(res, "scaling", "reps") or res.fact("host", "all", "reps")
+        out.append("IOPS, median (min–max) of %s repetitions, and the ratio to none with the\n"
+                   "same vCPUs:\n\n" % reps)
+        out.append(table(["kernel", "scheduler", "1 vCPU IOPS", "1 vCPU / none", "2 vCPUs IOPS",
+                          "2 vCPUs / none", "2 vCPUs / 1 vCPU"], rows) + "\n")
     return "".join(out) if len(out) > 1 else SCALING_TEXT + NOT_RUN
 
 
+CONTENTION_TEXT = """\
+## 4. Lock contention
+
+**What.** The load of the scaling part at 2 vCPUs (two fio jobs, one
+pinned to each vCPU, QD 32 each, on one hardware queue of an instant
+null_blk) on a third build of each kernel: the production configuration
+plus `CONFIG_LOCK_STAT` (`scripts/kconfig/lockstat.config`,
+`build/obj-lockstat`, `build/obj-lockstat-upstream`).  Before each run
+the VM clears `/proc/lock_stat`; after it, it reads per lock class how
+often a lock was contended (a CPU found it held) and how long its
+waiters waited.  Schedulers interleaved within a repetition.
+
+**Why.** The scaling part shows what contention costs; this part shows
+where it is.  With one hardware queue and one submitter per vCPU, both
+submitters go through the same scheduler instance.  Lockdep's
+bookkeeping makes every lock operation far slower, so this kernel's
+IOPS mean nothing and are not shown, and its counts are higher than a
+production kernel's would be (slow lock operations widen the windows in
+which two CPUs meet): compare them with each other.  They are given per
+1000 I/Os completed, so that kernels and schedulers of different speed
+compare.  The figures hold only while lockdep stays on: a lockdep
+warning turns it off, and the lock statistics with it.
+
+**Whose locks.** Lockdep names a class after the expression that
+initialised the lock.  This series' Kyber stages requests under
+`&kh->lock`, one per hardware queue (and `&kd->idle_tags_lock` opens
+the idle class's tags); upstream Kyber under `&kcq->lock`, one per
+software queue, and dispatches under `&khd->lock`, one per hardware
+queue.  mq-deadline's is `&dd->lock`, floor's `&fd->lock`, one per
+queue.  blk-mq's own are `&hctx->lock` and `&ctx->lock`;
+`&sbq->ws[i].wait` are the wait queues of every sbitmap (driver and
+scheduler tags, Kyber's tokens), `&rq->__lock` the CPU scheduler's run
+queues.
+
+"""
+
+
+def per_kio(res, k, s, metrics):
+    """Per repetition of the contention part: the sum of METRICS per 1000
+    I/Os completed; a metric a repetition lacks counts 0 in it."""
+    key = (k, "contention", s, "cpus2")
+    ios = res.figs.get(key + ("ios",), {})
+    figs = [res.figs.get(key + (m,), {}) for m in metrics]
+    return [1000 * sum(f.get(r, 0) for f in figs) / ios[r] for r in sorted(ios) if ios[r] > 0]
+
+
+def all_locks(res, k, s, metric="lock_con"):
+    """Contentions (or wait µs, lock_wait_us) of all classes per 1000 I/Os."""
+    if not res.values(k, "contention", s, "cpus2", metric):
+        return []
+    return per_kio(res, k, s, (metric,))
+
+
+def lock_base(name):
+    """A lock class's name without lockdep's "#2" (a second class of that
+    name) and "/1" (subclass) suffixes."""
+    return re.sub(r"(#\d+)?(/\d+)?$", "", name)
+
+
+def own_locks(res, k, s):
+    """Contentions of the scheduler's own lock classes per 1000 I/Os."""
+    own = SCHED_LOCKS[k].get(s, ())
+    return per_kio(res, k, s, tuple("con:" + c for c in lock_classes(res, k, s)
+                                    if lock_base(c) in own))
+
+
+def lock_classes(res, k, s):
+    """The lock classes recorded for K's scheduler S, most contended first."""
+    names = {m[4:] for (k_, p, s_, q, m) in res.figs
+             if (k_, p, s_, q) == (k, "contention", s, "cpus2") and m.startswith("con:")}
+    return sorted(names, key=lambda c: (-(med(per_kio(res, k, s, ("con:" + c,))) or 0), c))
+
+
+def lockdep_off(res):
+    """The kernels whose lockdep turned itself off in the contention part."""
+    return [k for k in KERNELS if res.has(k, "contention")
+            and res.fact(k, "contention", "debug_locks", "1").strip() != "1"]
+
+
+def f_kio(v):
+    return "n/a" if v is None else "%.1f" % v if v >= 10 else "%.2f" % v
+
+
+def contention_section(res):
+    out = [CONTENTION_TEXT]
+    rows = []
+    for k in KERNELS:
+        if not res.has(k, "contention"):
+            continue
+        for s in SCALE_SCHEDS:
+            ios = res.values(k, "contention", s, "cpus2", "ios")
+            if not ios:
+                continue
+            locks = SCHED_LOCKS[k].get(s, ())
+            own = ("–" if not locks else "%s: %s" % (", ".join("`%s`" % c for c in locks),
+                                                      spread(own_locks(res, k, s), f_kio)))
+            top = ["`%s` %s" % (c, f_kio(med(per_kio(res, k, s, ("con:" + c,)))))
+                   for c in lock_classes(res, k, s)[:CONTENTION_TOP]]
+            rows.append([KLABEL[k], sched_label(k, s), spread(ios, lambda x: "%.0f" % x),
+                         spread(all_locks(res, k, s), f_kio),
+                         spread(all_locks(res, k, s, "lock_wait_us"), f_kio), own,
+                         ", ".join(top) or "n/a"])
+    if not rows:
+        return CONTENTION_TEXT + NOT_RUN
+    for k in KERNELS:
+        if not res.has(k, "contention"):
+            continue
+        state = res.fact(k, "contention", "debug_locks", None)
+        if state is None:
+            out.append(para("The %s kernel did not record whether lockdep stayed on: its "
+                            "figures hold only if it did." % KLABEL[k]))
+        elif state.strip() != "1":
+            out.append(para("**Invalid on the %s kernel**: lockdep turned itself off during "
+                            "the part (`debug_locks` %s), and the lock statistics stopped "
+                            "counting with it; its figures below undercount."
+                            % (KLABEL[k], state)))
+    top = kfact(res, "contention", "lock-top") or "some"
+    out.append(para("The VM records the %s classes with the most contentions in each run; a "
+                    "class outside a run's list counts 0 in it.  Per 1000 I/Os completed, "
+                    "median (min–max) of the repetitions; the most contended classes by their "
+                    "median per 1000 I/Os:" % top))
+    out.append(table(["kernel", "scheduler", "I/Os per run", "contentions (all locks)",
+                      "wait µs (all locks)", "the scheduler's locks' contentions",
+                      "most contended classes"], rows) + "\n")
+    return "".join(out)
+
+
 PRIO_TEXT = """\
-## 4. I/O priorities
+## 5. I/O priorities
 
 The series' Kyber serves I/O priority classes (`ionice`; the patch
 "kyber: serve I/O priority classes", `Documentation/block/kyber-iosched.rst`,
@@ -557,13 +887,16 @@ with at most a quarter of the domain's tokens and an eighth of
 
 **Cost of priority support.** As the cost part at QD 32 (icount, 1 vCPU,
 all I/O best effort, repetitions interleaved), but 100000 I/Os per run
-for a finer figure, in a boot of its own: none, this series' Kyber, and
-*Kyber without priority support*, `block/kyber-iosched.c` as the series
-adds it, before the priority patch, built out of tree as the elevator
-`kyber-noprio`.  This page counts a difference as measurable above 0.1%
-or above the spread of the repetitions, whichever is larger: 0.1% is
-what icount repetitions agree within at the cost part's 20000 I/Os,
-where one step of fio's figure is 0.06%.
+for a finer figure, in a boot of its own of the lean kernel: none, this
+series' Kyber, and *Kyber without priority support*,
+`block/kyber-iosched.c` as the series adds it, before the priority
+patch, built out of tree as the elevator `kyber-noprio`.  On the
+production-config kernel, the prodcost part (1b) runs `kyber-noprio`
+beside the other schedulers, at its 20000 I/Os per run.  This page
+counts a difference as measurable above 0.1% or above the spread of the
+repetitions, whichever is larger: 0.1% is what icount repetitions agree
+within at the cost part's 20000 I/Os, where one step of fio's figure is
+0.06%.
 
 **Behaviour.** On the saturated null_blk of the latency part (2 tags,
 1 ms per request; real time, 2 vCPUs), scheduler Kyber with
@@ -604,51 +937,71 @@ smaller the batch, the more often freed tags wake a waiter.
 """
 
 
-def prio_section(res):
-    out = [PRIO_TEXT]
+def prio_cost_rows(res, part, qd):
+    """The cost table's rows of PART (prio or prodcost) at QD: none when
+    PART did not run kyber-noprio there (1b has the prodcost part's rows)."""
     rows = []
+    if part != "prio" and not res.values("series", part, "kyber-noprio", qd, "iops"):
+        return rows
     for s in ("none", "kyber-noprio", "kyber"):
-        v = res.values("series", "prio", s, "qd32", "iops")
+        v = res.values("series", part, s, qd, "iops")
         if not v:
             continue
-        rat = res.ratios("series", "prio", s, "qd32")
+        rat = res.ratios("series", part, s, qd)
         m = med(rat)
         vs = "n/a"
         if s == "kyber":
-            c = prio_cost(res)
+            c = prio_cost(res, part, qd)
             vs = "n/a" if c is None else spread(c["per_boot"], lambda x: "%+.2f%%" % (100 * x))
         elif s == "kyber-noprio":
             vs = "(reference)"
-        rows.append([sched_label("series", s), spread(v, f_iops), spread(rat, f_ratio),
+        rows.append([CONFIG[part], qd.upper().replace("QD", "QD "), sched_label("series", s),
+                     spread(v, f_iops), spread(rat, f_ratio),
                      "n/a" if m is None else "%+.1f%%" % (100 * (1 / m - 1)), vs])
-    if rows:
-        out.append("**Cost**, QD 32, icount IOPS, median (min–max) of the repetitions:\n\n")
-        out.append(table(["scheduler", "icount IOPS", "ratio to none", "cost per I/O vs none",
-                          "IOPS vs without priority support"], rows) + "\n")
-        c = prio_cost(res)
+    return rows
+
+
+def prio_cost_text(c, where):
+    """The sentence on priority support's cost C (from prio_cost) in WHERE."""
+    if c["reps"] > 1:
+        agree = ("Repetitions of one scheduler agree within %.2f%% here, so a "
+                 "difference above %.2f%% is measurable" % (100 * c["seen"], 100 * c["noise"]))
+    else:
+        agree = ("This is one repetition; icount repetitions agree within %.1f%%, so "
+                 "a difference above that is measurable" % (100 * ICOUNT_NOISE))
+    if not c["measurable"] and c["diff"] < 0 and -c["diff"] > c["seen"]:
+        what = ("below what this page counts as measurable: **no measurable loss** by\n"
+                "that measure.  Instruction counting does resolve it, though, as the\n"
+                "repetitions agree more closely: %.3f µs of guest time per I/O, about\n"
+                "%.0f instructions at icount shift=3" % (abs(c["us"]), abs(c["insns"])))
+    elif not c["measurable"]:
+        what = "within that: **no measurable loss**; the claim holds"
+    elif c["diff"] < 0:
+        what = ("a **measurable loss** of %.2f%% (%.2f µs of guest time per I/O, about\n"
+                "%.0f instructions at icount shift=3): the claim \"no measurable loss\"\n"
+                "**does not hold**" % (-100 * c["diff"], abs(c["us"]), abs(c["insns"])))
+    else:
+        what = "a measurable gain of %.2f%%: no loss" % (100 * c["diff"])
+    return para("**%s, with priority support and all I/O best effort, Kyber does %.0f "
+                "icount IOPS against %.0f without it: %+.2f%%.**  %s.  That is %s."
+                % (where, c["kyber"], c["noprio"], 100 * c["diff"], agree, what))
+
+
+def prio_section(res):
+    out = [PRIO_TEXT]
+    rows, notes = [], []
+    for part, qd in (("prio", "qd32"), ("prodcost", "qd32"), ("prodcost", "qd1")):
+        rows += prio_cost_rows(res, part, qd)
+        c = prio_cost(res, part, qd)
         if c is not None:
-            if c["reps"] > 1:
-                agree = ("Repetitions of one scheduler agree within %.2f%% here, so a "
-                         "difference above %.2f%% is measurable" % (100 * c["seen"], 100 * c["noise"]))
-            else:
-                agree = ("This is one repetition; icount repetitions agree within %.1f%%, so "
-                         "a difference above that is measurable" % (100 * ICOUNT_NOISE))
-            if not c["measurable"] and c["diff"] < 0 and -c["diff"] > c["seen"]:
-                what = ("below what this page counts as measurable: **no measurable loss** by\n"
-                        "that measure.  Instruction counting does resolve it, though, as the\n"
-                        "repetitions agree more closely: %.3f µs of guest time per I/O, about\n"
-                        "%.0f instructions at icount shift=3" % (abs(c["us"]), abs(c["insns"])))
-            elif not c["measurable"]:
-                what = "within that: **no measurable loss**; the claim holds"
-            elif c["diff"] < 0:
-                what = ("a **measurable loss** of %.2f%% (%.2f µs of guest time per I/O, about\n"
-                        "%.0f instructions at icount shift=3): the claim \"no measurable loss\"\n"
-                        "**does not hold**" % (-100 * c["diff"], abs(c["us"]), abs(c["insns"])))
-            else:
-                what = "a measurable gain of %.2f%%: no loss" % (100 * c["diff"])
-            out.append(para("**With priority support and all I/O best effort, Kyber does %.0f "
-                            "icount IOPS against %.0f without it: %+.2f%%.**  %s.  That is %s."
-                            % (c["kyber"], c["noprio"], 100 * c["diff"], agree, what)))
+            where = "%s, %s" % (CONFIG[part], qd.upper().replace("QD", "QD "))
+            notes.append(prio_cost_text(c, where[0].upper() + where[1:]))
+    if rows:
+        out.append("**Cost**, icount IOPS, median (min–max) of the repetitions:\n\n")
+        out.append(table(["kernel config", "depth", "scheduler", "icount IOPS", "ratio to none",
+                          "cost per I/O vs none", "IOPS vs without priority support"], rows)
+                   + "\n")
+        out += notes
     rows = []
     for param, what, rc, oc, om in PRIO_SCENARIOS:
         def v(m):
@@ -775,7 +1128,7 @@ def same_or_spread(vals):
 
 
 DEVICES_TEXT = """\
-## 5. Device classes
+## 6. Device classes
 
 **What.** Kyber is chosen for devices nobody has tuned it for, so it runs
 here with **default settings**: Kyber's default targets (`read_lat_nsec`
@@ -912,21 +1265,27 @@ Measured, not claimed.  This page is written by `make bench`
     scripts/bench.sh -B -a -p devices   # one part again, the others' figures kept
     scripts/bench-report.py build/bench/results.tsv   # this page again from the figures
 
-`make bench` builds the series kernel (`build/obj-m`, Kyber=m, from
-`build/linux`) and a kernel of the base release, Debian's 6.12.y with its own Kyber (`build/obj-upstream`, from a
-worktree `build/upstream` at the tag the base tree starts from; in it
-"Kyber" is upstream Kyber), both with the VM configuration, and the
-floor elevator against each (for the prio part also the series' Kyber
-without priority support, against the series kernel).  Then each part
-boots each kernel in the test VM (`selftests/vm-run.sh`, every VM in its
-own `build/vm-bench-*`) and runs `scripts/bench-vm.sh` inside.  It never fails on a number, only
-when a build, a VM or a tool fails.  It takes about 58 minutes on this
-2-core machine with the kernels built; the latency and devices parts run
-in real time and take the longest (the time of each part in this run is
-below).  Options of `scripts/bench.sh`: `-p cost,latency,scaling,prio,devices`
-picks parts, `-r N` repetitions, `-k series,upstream` kernels, `-B` skips
-the builds, `-a` keeps the figures of parts not run now, `-d DIR` writes
-the page elsewhere.
+`make bench` builds three configurations of two kernels: the series
+kernel (Kyber=m, from `build/linux`) and a kernel of the base release,
+Debian's 6.12.y with its own Kyber (from a worktree `build/upstream` at
+the tag the base tree starts from; in it "Kyber" is upstream Kyber).
+The lean VM kernel (`build/obj-m`, `build/obj-upstream`), the
+production-config kernel (`scripts/build.sh -D`: `build/obj-distro`,
+`build/obj-distro-upstream`) and the lock-statistics kernel
+(`scripts/build.sh -D -L`: `build/obj-lockstat`,
+`build/obj-lockstat-upstream`); and the floor elevator against each,
+and the series' Kyber without priority support against the series
+kernels.  Then each part boots each kernel in the test VM
+(`selftests/vm-run.sh`, every VM in its own `build/vm-bench-*`) and
+runs `scripts/bench-vm.sh` inside.  It never fails on a number, only
+when a build, a VM or a tool fails.  The latency and devices parts run
+in real time and take the longest; the time of each part in this run is
+below.  Options of `scripts/bench.sh`:
+`-p cost,prodcost,latency,scaling,contention,prio,devices` picks parts
+(cost: lean kernel, prodcost: production config, scaling: production
+config, contention: lock statistics), `-r N` repetitions,
+`-k series,upstream` kernels, `-B` skips the builds, `-a` keeps the
+figures of parts not run now, `-d DIR` writes the page elsewhere.
 
 """
 
@@ -948,26 +1307,24 @@ def write_plot(res, png):
             return ["NaN"] * 3
         return ["%g" % (x * scale) for x in (med(vals), min(vals), max(vals))]
 
-    def ratio(k, s, n):
-        r = res.ratios(k, "scaling", s, "cpus%d" % n)
-        return "%g" % med(r) if r else "NaN"
-
-    cost = dat("cost.dat", [['"%s"' % s] + trio(res.ratios("series", "cost", s, "qd32"))
-                            + trio(res.ratios("upstream", "cost", s, "qd32"))
+    have = {part: any(res.has(k, part) for k in KERNELS) for part in PARTS}
+    have["scaling"] = have["scaling"] and not old_scaling(res)
+    cpart = "prodcost" if have["prodcost"] else "cost"
+    cost = dat("cost.dat", [['"%s"' % s] + trio(res.ratios("series", cpart, s, "qd32"))
+                            + trio(res.ratios("upstream", cpart, s, "qd32"))
                             for s in SCHEDS if s != "none"])
     lat = dat("lat.dat", [['"%s"' % s]
                           + trio(res.values("series", "latency", s, "direct", "read_p99"), 1e-6)
                           + trio(res.values("upstream", "latency", s, "direct", "read_p99"), 1e-6)
                           for s in ("none", "kyber", "mq-deadline", "bfq")])
-    scal = dat("scaling.dat", [[str(n)] + [ratio(k, s, n) for k in KERNELS
-                                           for s in ("floor", "mq-deadline", "kyber")]
-                               for n in CPUS])
+    scal = dat("scaling.dat", [['"%s"' % s] + trio(res.ratios("series", "scaling", s, "cpus2"))
+                               + trio(res.ratios("upstream", "scaling", s, "cpus2"))
+                               for s in SCALE_SCHEDS if s != "none"])
     target = float(res.fact("series", "latency", "kyber-read_lat_nsec", DEFAULT_READ_LAT)) / 1e6
     up = "upstream " + res.fact("upstream", "all", "source", "").split(" ")[0]
     prio = dat("prio.dat", [['"%s"' % label]
                             + trio(res.values("series", "prio", "kyber", param, "read_p99"), 1e-6)
                             for param, label in PRIO_PLOT])
-    have = {part: any(res.has(k, part) for k in KERNELS) for part in PARTS}
     empty = """\
 set label 1 "not measured" at graph 0.5, graph 0.5 center
 set xrange [0:1]
@@ -986,11 +1343,11 @@ set style histogram errorbars gap 2 lw 1
 set style fill solid 0.7 border -1
 set grid ytics
 set key top right
-set title "CPU cost: icount IOPS / none (QD 32, 1 vCPU)\\nhigher is cheaper; bars: median, whiskers: min-max"
+set title "CPU cost: icount IOPS / none (QD 32, 1 vCPU, {config})\\nhigher is cheaper; bars: median, whiskers: min-max"
 set yrange [0:1.05]
 set ytics 0.1
-""".format(png=png)
-    gp += empty if not have["cost"] else """\
+""".format(png=png, config=CONFIG[cpart])
+    gp += empty if not have[cpart] else """\
 plot "{cost}" using 2:3:4:xtic(1) title "this series" lc rgb "#1f77b4", \\
      "" using 5:6:7 title "{up}" lc rgb "#ff7f0e"
 """.format(cost=cost, up=up)
@@ -1009,28 +1366,19 @@ unset logscale y
 """.format(lat=lat, up=up, limit=TARGET_P99 * target, factor=TARGET_P99)
     gp += """\
 unset ylabel
-set style data linespoints
-set title "Scaling: icount IOPS / none, one hardware queue\\nsolid: this series, dashed: {up}"
-set xlabel "vCPUs (one fio job each, QD 32)"
+set title "Scaling: real-time IOPS / none, 2 vCPUs (MTTCG), one hardware queue\\n2 fio jobs of QD 32, production config; whiskers: min-max"
 set ytics 0.1
-set yrange [0.5:1.05]
-set key bottom left
-""".format(up=up)
+set key top right
+"""
     gp += empty if not have["scaling"] else """\
-set xrange [0.8:4.2]
-set xtics (1, 2, 4)
-plot "{scal}" using 1:2 title "floor" lc rgb "#2ca02c" lw 2 pt 7, \\
-     "" using 1:3 title "mq-deadline" lc rgb "#9467bd" lw 2 pt 7, \\
-     "" using 1:4 title "Kyber" lc rgb "#1f77b4" lw 2 pt 7, \\
-     "" using 1:5 notitle lc rgb "#2ca02c" lw 2 dt 2 pt 6, \\
-     "" using 1:6 notitle lc rgb "#9467bd" lw 2 dt 2 pt 6, \\
-     "" using 1:7 title "upstream Kyber" lc rgb "#ff7f0e" lw 2 dt 2 pt 6
-""".format(scal=scal)
+set yrange [0:*]
+set offsets 0, 0, 0.3, 0
+plot "{scal}" using 2:3:4:xtic(1) title "this series" lc rgb "#1f77b4", \\
+     "" using 5:6:7 title "{up}" lc rgb "#ff7f0e", \\
+     {target} with lines dt 2 lc rgb "black" title "target for Kyber: {target}x none"
+unset offsets
+""".format(scal=scal, up=up, target=TARGET_RATIO)
     gp += """\
-unset xlabel
-set xrange [*:*]
-set xtics auto
-set style data histogram
 set title "I/O priorities: QD1 reader's p99 under the series' Kyber, log scale\\nalone; beside a QD 64 flood (BE or idle); as BE or RT beside a QD 8 BE reader"
 set ylabel "ms"
 set ytics auto
@@ -1070,7 +1418,8 @@ def main():
     page = (HOWTO + header(res, args.tsv) + "\n" + targets(res) + "\n" +
             "![cost, read p99 under a write flood, scaling, I/O priorities](benchmarks.png)\n\n" +
             cost_section(res) + latency_section(res) + scaling_section(res) +
-            prio_section(res) + devices_section(res) + jobs_section(res))
+            contention_section(res) + prio_section(res) + devices_section(res) +
+            jobs_section(res))
     with open(os.path.join(args.dir, "benchmarks.md"), "w") as f:
         f.write(page)
 

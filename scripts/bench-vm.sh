@@ -34,19 +34,31 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-k KSELFTEST_DIR] [-r REPS] [-s SCHEDS] [-f FLOOR.KO] [-N NOPRIO.KO] [-n JOBS] [-I NIOS] [-K] [-C] [--] cost|latency|scaling|prio|devices
+usage: ${0##*/} [-k KSELFTEST_DIR] [-r REPS] [-s SCHEDS] [-f FLOOR.KO] [-N NOPRIO.KO] [-n JOBS] [-I NIOS] [-T SECS] [-K] [-C] [--] PART
 
 Runs inside the benchmark VM, as root; prints lines
   BENCH<tab>PART<tab>SCHEDULER<tab>PARAMETER<tab>REP<tab>METRIC<tab>VALUE
 and "BENCH<tab>PART<tab>-<tab>-<tab>0<tab>NAME<tab>VALUE" for what the
 figures were taken with (kernel release, fio command lines, devices).
+PART is one of:
   cost     4 KiB io_uring random reads on an instant null_blk, QD 1 and
            32, a fixed number of I/Os each (-I): IOPS (meant for -icount)
+  prodcost the same, reported as its own part (make bench runs it on the
+           production-config kernel)
   latency  a QD1 random reader beside a write flood (direct QD64 libaio,
            then buffered psync) on a null_blk of 2 tags that completes
            each request after 1 ms: read p50/p99/p99.9, read and write
            IOPS; first the flood alone, to show the device saturated
-  scaling  as cost at QD32, with JOBS fio jobs (-n, one per vCPU)
+  scaling  as cost at QD32 but time based (-T seconds after a 1 s ramp,
+           meant for real time), on one hardware queue: with one fio job
+           pinned to vCPU 0 ("cpus1"), then one pinned to each vCPU
+           ("cpus2" for 2 vCPUs; IOPS summed)
+  contention
+           as scaling with a job on each vCPU, on a kernel with
+           CONFIG_LOCK_STAT: /proc/lock_stat cleared before each run and
+           read after it; the I/Os done, and the contentions and wait
+           time summed over all lock classes and for the classes
+           contended most
   prio     I/O priority classes under Kyber, on the saturated null_blk of
            latency with nr_requests 64: a QD1 reader alone; beside a QD64
            direct write flood and a QD64 direct read flood, each as
@@ -84,26 +96,26 @@ figures were taken with (kernel release, fio command lines, devices).
   -f   the floor elevator module to insmod (absolute path)
   -N   the Kyber without priority support module to insmod (absolute
        path; its elevator is "kyber-noprio")
-  -n   fio jobs for scaling (default 1)
-  -I   I/Os per fio job in cost, scaling and prio -C (default 20000)
+  -I   I/Os per fio job in cost and prio -C (default 20000)
+  -T   seconds measured per run in scaling and contention (default 4)
   -K   latency: also Kyber with read_lat_nsec 1, 2 and 5 ms
   -C   prio: the cost of priority support, not the behaviour
 EOT
 }
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-reps=3 scheds="none floor mq-deadline kyber bfq" floor="" noprio="" jobs=1 knob="" pcost=""
+reps=3 scheds="none floor mq-deadline kyber bfq" floor="" noprio="" secs=4 knob="" pcost=""
 KSFT=$HERE/../build/kselftest-bench
-NIOS=20000		# I/Os per fio job in cost, scaling and prio -C (-I)
+NIOS=20000		# I/Os per fio job in cost and prio -C (-I)
 [ "${1-}" = --help ] && { usage; exit 0; }
-while getopts k:r:s:f:N:n:I:KCh opt; do
+while getopts k:r:s:f:N:I:T:KCh opt; do
 	case $opt in
 	k) KSFT=$OPTARG ;;
 	r) reps=$OPTARG ;;
 	s) scheds=$OPTARG ;;
 	f) floor=$OPTARG ;;
 	N) noprio=$OPTARG ;;
-	n) jobs=$OPTARG ;;
+	T) secs=$OPTARG ;;
 	I) NIOS=$OPTARG ;;
 	K) knob=1 ;;
 	C) pcost=1 ;;
@@ -114,9 +126,12 @@ done
 shift $((OPTIND - 1))
 [ $# = 1 ] || { usage >&2; echo "${0##*/}: name one part" >&2; exit 2; }
 part=$1
-case $part in cost|latency|scaling|prio|devices) ;; *) echo "${0##*/}: unknown part: $part" >&2; exit 2 ;; esac
-case $reps$jobs$NIOS in *[!0-9]*|"") echo "${0##*/}: -r, -n and -I take numbers" >&2; exit 2 ;; esac
+case $part in cost|prodcost|latency|scaling|contention|prio|devices) ;;
+*) echo "${0##*/}: unknown part: $part" >&2; exit 2 ;;
+esac
+case $reps$secs$NIOS in *[!0-9]*|"") echo "${0##*/}: -r, -T and -I take numbers" >&2; exit 2 ;; esac
 [ "$NIOS" -gt 0 ] || { echo "${0##*/}: -I takes a positive number of I/Os" >&2; exit 2; }
+[ "$secs" -gt 0 ] || { echo "${0##*/}: -T takes a positive number of seconds" >&2; exit 2; }
 
 # The library's helpers (kyber_init sets them up).  cost and scaling,
 # and prio -C, load null_blk themselves, with module parameters for their
@@ -126,7 +141,8 @@ case $reps$jobs$NIOS in *[!0-9]*|"") echo "${0##*/}: -r, -n and -I take numbers"
 KYBER_DESC="make bench, part $part" KYBER_REQUIRES="root fio null_blk"
 # shellcheck disable=SC2034
 case $part$pcost in
-cost|scaling|prio1) KYBER_REQUIRES="root fio" ;;
+cost|prodcost|scaling|prio1) KYBER_REQUIRES="root fio" ;;
+contention) KYBER_REQUIRES="root fio" ;;
 prio) KYBER_REQUIRES="root fio null_blk debugfs" ;;
 esac
 # shellcheck source-path=SCRIPTDIR/../selftests source=kselftest-lib.sh
@@ -212,6 +228,8 @@ for line in open(os.path.join(tmp, "runs")):
             rw, what = key.split("_", 1)
             if what == "iops":
                 v = job[rw]["iops"]
+            elif what == "ios":
+                v = job[rw]["total_ios"]
             elif what == "max":
                 v = job[rw]["clat_ns"]["max"]
             else:
@@ -257,40 +275,129 @@ load_scheds() {	# load_scheds DEV: make every scheduler of $scheds available
 
 meta uname "$(uname -r)"
 case $part in
-scaling) meta "vcpus-cpus$jobs" "$(nproc)" ;;
 prio) meta "vcpus${pcost:+-cost}" "$(nproc)" ;;
 *) meta vcpus "$(nproc)" ;;
 esac
+# What the guest chose of the mitigations the kernel has: retpolines turn
+# every indirect call, the elevator's hooks included, into a thunk.
+[ ! -r /sys/devices/system/cpu/vulnerabilities/spectre_v2 ] ||
+	meta mitigations "spectre_v2: $(cat /sys/devices/system/cpu/vulnerabilities/spectre_v2)"
 
-# ---- cost and scaling: fixed I/O count on an instant null_blk ----------
+# ---- cost, scaling and contention: an instant null_blk ------------------
 
-cost() {
-	local qds=$1 numjobs=$2 rep s qd param
-	local -a args
-
+# instant: one instant null_blk with one hardware queue, every scheduler
+# of $scheds available.
+instant() {
 	modprobe null_blk nr_devices=1 queue_mode=2 irqmode=0 memory_backed=0 \
 		gb=4 submit_queues=1 poll_queues=0 || fail "cannot load null_blk"
 	meta "null_blk${pcost:+-cost}" "nr_devices=1 queue_mode=2 irqmode=0 memory_backed=0 gb=4 submit_queues=1 poll_queues=0"
 	load_scheds nullb0
+}
+
+READS="--name=c --filename=/dev/nullb0 --ioengine=io_uring --direct=1 --rw=randread --bs=4k --size=1g"
+
+cost() {
+	local rep s qd
+	local -a args
+
+	instant
 	for rep in $(seq "$reps"); do
 		for s in $scheds; do
 			use_sched nullb0 "$s"
-			for qd in $qds; do
-				args=(--name=c --filename=/dev/nullb0 --ioengine=io_uring
-				      --direct=1 --rw=randread --bs=4k --iodepth="$qd"
-				      "--number_ios=$NIOS" --size=1g)
-				param=qd$qd
-				if [ "$part" = scaling ]; then
-					args+=(--numjobs="$numjobs" --group_reporting
-					       --cpus_allowed=0-$((numjobs - 1))
-					       --cpus_allowed_policy=split)
-					param=cpus$numjobs
-				fi
-				meta "fio-$param" "fio ${args[*]}"
-				run_fio "$s" "$param" "$rep" 0 0 0/read_iops=iops "${args[@]}"
+			for qd in "$@"; do
+				# shellcheck disable=SC2206
+				args=($READS --iodepth="$qd" "--number_ios=$NIOS")
+				meta "fio-qd$qd" "fio ${args[*]}"
+				run_fio "$s" "qd$qd" "$rep" 0 0 0/read_iops=iops "${args[@]}"
 			done
 		done
 	done
+}
+
+# submitters N RAMP: fio's arguments for N QD32 jobs, one pinned to each
+# of vCPUs 0..N-1, time based, their IOPS summed.
+submitters() {
+	echo "$READS --iodepth=32 --numjobs=$1 --cpus_allowed=0-$(($1 - 1))" \
+		"--cpus_allowed_policy=split --group_reporting --time_based" \
+		"--ramp_time=$2 --runtime=$secs"
+}
+
+scaling() {
+	local rep s n
+	local -a args
+
+	instant
+	for rep in $(seq "$reps"); do
+		for s in $scheds; do
+			use_sched nullb0 "$s"
+			for n in 1 "$(nproc)"; do
+				# shellcheck disable=SC2207
+				args=($(submitters "$n" 1))
+				meta "fio-cpus$n" "fio ${args[*]}"
+				run_fio "$s" "cpus$n" "$rep" 1 "$secs" 0/read_iops=iops "${args[@]}"
+			done
+		done
+	done
+}
+
+# lock_stat SCHED PARAM REP: BENCH lines from /proc/lock_stat, for
+# $TMP/extra: contentions and wait time (us) summed over all lock
+# classes, and of the $LOCK_TOP classes contended most.  A class line
+# is "NAME: con-bounces contentions waittime-min waittime-max
+# waittime-total ..." (Documentation/locking/lockstat.rst); the lines of
+# call sites below it have no colon after the name.
+LOCK_TOP=6
+lock_stat() {
+	awk -v pre="BENCH	$part	$1	$2	$3	" -v top=$LOCK_TOP '
+		/^ *[^ ]/ && match($0, /: +[0-9]/) {
+			name = substr($0, 1, RSTART - 1)
+			sub(/^ +/, "", name)
+			split(substr($0, RSTART + 1), f, " ")
+			con += f[2]; wait += f[5]
+			if (f[2] > 0) { n++; cname[n] = name; ccon[n] = f[2]; cwait[n] = f[5] }
+		}
+		END {
+			printf "%slock_con	%d
+", pre, con
+			printf "%slock_wait_us	%.2f
+", pre, wait
+			for (k = 1; k <= top && k <= n; k++) {
+				best = 0
+				for (i = 1; i <= n; i++)
+					if (!(i in done) && (!best || ccon[i] > ccon[best]))
+						best = i
+				done[best] = 1
+				printf "%scon:%s	%d
+", pre, cname[best], ccon[best]
+				printf "%swait_us:%s	%.2f
+", pre, cname[best], cwait[best]
+			}
+		}' /proc/lock_stat >> "$TMP/extra"
+}
+
+contention() {
+	local rep s n
+	local -a args
+
+	n=$(nproc)
+	[ -w /proc/lock_stat ] || fail "no /proc/lock_stat (CONFIG_LOCK_STAT)"
+	[ "$(cat /proc/sys/kernel/lock_stat)" = 1 ] || fail "lock statistics are off (kernel.lock_stat)"
+	meta lock-top "$LOCK_TOP"
+	instant
+	for rep in $(seq "$reps"); do
+		for s in $scheds; do
+			use_sched nullb0 "$s"
+			# shellcheck disable=SC2207
+			# No ramp: the statistics count every I/O of the run.
+			args=($(submitters "$n" 0))
+			meta "fio-cpus$n" "fio ${args[*]}"
+			echo 0 > /proc/lock_stat
+			run_fio "$s" "cpus$n" "$rep" 0 "$secs" "0/read_iops=iops 0/read_ios=ios" "${args[@]}"
+			lock_stat "$s" "cpus$n" "$rep"
+		done
+	done
+	# Lockdep stops counting at its first report: say whether it did.
+	meta debug_locks "$(awk '$1 == "debug_locks:" { print $2 }' /proc/lockdep_stats)"
 }
 
 # ---- latency: reader beside a write flood on a saturated null_blk ------
@@ -689,10 +796,11 @@ devices() {
 }
 
 case $part in
-cost) cost "1 32" 1 ;;
-scaling) cost 32 "$jobs" ;;
+cost|prodcost) cost 1 32 ;;
+scaling) scaling ;;
+contention) contention ;;
 latency) latency ;;
-prio) if [ -n "$pcost" ]; then cost 32 1; else prio; fi ;;
+prio) if [ -n "$pcost" ]; then cost 32; else prio; fi ;;
 devices) devices ;;
 esac
 figures

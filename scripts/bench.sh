@@ -9,21 +9,40 @@ usage() {
 	cat <<EOT
 usage: ${0##*/} [-p PARTS] [-r REPS] [-k KERNELS] [-B] [-a] [-o DIR] [-d DIR]
 
-Measures the series kernel ($BUILD/obj-m, Kyber=m) and the base
-release, Debian's 6.12.y with its own Kyber ($BUILD/obj-upstream, from the worktree $BUILD/upstream at
-the tag the base tree starts from) in the same harness: each boots under
-QEMU (selftests/vm-run.sh) and runs scripts/bench-vm.sh on null_blk,
-with the helpers of the series' kselftests (kyber_lib.sh of block/kyber,
-installed from $KSRC in $BUILD/kselftest-bench) for both kernels.
-  cost     CPU per I/O: 4 KiB random reads, QD 1 and 32, fixed I/O count,
-           1 vCPU under -icount; none, floor, mq-deadline, kyber, bfq
+Measures the series kernel (Kyber=m) and the base release, Debian's
+6.12.y with its own Kyber (from the worktree $BUILD/upstream at the tag
+the base tree starts from), in the same harness: each boots under QEMU
+(selftests/vm-run.sh) and runs scripts/bench-vm.sh on null_blk, with
+the helpers of the series' kselftests (kyber_lib.sh of block/kyber,
+installed from $KSRC in $BUILD/kselftest-bench) for both kernels.  Each
+kernel is built in three configurations, each part runs on one:
+  lean        the VM kernel of the tests (scripts/build.sh): $BUILD/obj-m,
+              $BUILD/obj-upstream
+  production  the options of a distribution kernel that change the I/O
+              path on top (-O2, jump labels, ftrace, mitigations,
+              hardening, block cgroups; build.sh -D): $BUILD/obj-distro,
+              $BUILD/obj-distro-upstream
+  lockstat    production with lock statistics (build.sh -D -L):
+              $BUILD/obj-lockstat, $BUILD/obj-lockstat-upstream
+Parts:
+  cost     lean: CPU per I/O: 4 KiB random reads, QD 1 and 32, fixed I/O
+           count, 1 vCPU under -icount; none, floor, mq-deadline, kyber,
+           bfq
+  prodcost production: as cost; on the series kernel also kyber-noprio
   latency  QD1 read latency beside a direct and a buffered write flood on
            a saturated null_blk, real time, 2 vCPUs; none, kyber,
            mq-deadline, bfq; the series' Kyber also with read_lat_nsec
            1, 2 and 5 ms
-  scaling  as cost at QD32 with 1, 2 and 4 vCPUs each running a job, all
-           on one hardware queue; none, floor, mq-deadline, kyber
-  prio     the series kernel only: I/O priority classes.  As cost at QD32,
+  scaling  production: QD32 readers on one hardware queue, one job pinned
+           to vCPU 0, then one to each of 2 vCPUs, real time (QEMU runs
+           each vCPU in a host thread of its own, so a contended lock
+           costs wall time), $SCALE_REPS repetitions;
+           none, floor, mq-deadline, kyber
+  contention
+           lockstat: as scaling with 2 vCPUs, contentions and wait time
+           of every lock class (/proc/lock_stat) per run; none,
+           mq-deadline, kyber
+  prio     lean, the series kernel only: I/O priority classes.  As cost at QD32,
            but $PRIO_NIOS I/Os each, for a finer figure, for none, kyber
            and kyber-noprio (the series' Kyber before its priority
            support); then, as latency, a QD1 reader alone, beside
@@ -34,17 +53,18 @@ installed from $KSRC in $BUILD/kselftest-bench) for both kernels.
            class beside a QD32 read flood on queue 1, against none; the
            scheduler tags' wake batch at nr_requests 64 and 256, before
            and after idle-class I/O, Kyber and mq-deadline
-  devices  default settings (Kyber's targets, nr_requests) on three
+  devices  lean: default settings (Kyber's targets, nr_requests) on three
            null_blk classes, real time, 2 vCPUs; none, mq-deadline, bfq,
            kyber: a QD1 reader beside an 8x QD8 O_DIRECT write flood on
            a slow device (2 tags, 5 ms per request) and on a saturated
            one (2 tags, 1 ms); beside a QD16 read flood on another
            hardware queue of a multiqueue device (2 queues of 1 tag,
            1 ms); reader p50/p99, total IOPS, Kyber's token pools
-Builds both kernels first (incremental; -B: not), the floor elevator
-(selftests/floor-iosched) against each for cost and scaling, and
-kyber-noprio against the series kernel for prio ($BUILD/noprio-obj-m,
-from block/kyber-iosched.c of the series commit that adds Kyber).  With
+Builds the kernels the parts need first (incremental; -B: not), the
+floor elevator (selftests/floor-iosched) against each for cost, prodcost
+and scaling, and kyber-noprio against the series kernel for prio and
+prodcost ($BUILD/noprio-obj-*, from block/kyber-iosched.c of the series
+commit that adds Kyber).  With
 -B and no worktree $BUILD/upstream, the upstream kernel is the one built
 in $BUILD/obj-upstream, from the source its Makefile names.  One row
 per figure goes to DIR/results.tsv (default $BUILD/bench), then
@@ -52,7 +72,7 @@ scripts/bench-report.py writes benchmarks.md and benchmarks.png to
 $TOP/Documentation (-d: to another directory).  A number never fails
 the run; a build, a VM or a tool that fails does.  The full run takes about 58 minutes here (the
 devices part about 18 of them, 9 per kernel).
-  -p  parts, comma separated (default cost,latency,scaling,prio,devices)
+  -p  parts, comma separated (default $ALL_PARTS)
   -r  repetitions (default 3)
   -k  kernels, comma separated (default series,upstream)
   -B  do not build the kernels, use them as they are
@@ -61,7 +81,9 @@ EOT
 }
 
 PRIO_NIOS=100000	# I/Os per run of the prio part's cost, 5x the cost part's
-parts=cost,latency,scaling,prio,devices reps=3 kernels=series,upstream build=1 keep="" out=$BUILD/bench
+ALL_PARTS=cost,prodcost,latency,scaling,contention,prio,devices
+SCALE_REPS=6		# real time on a shared host: twice the others' default
+parts=$ALL_PARTS reps=3 kernels=series,upstream build=1 keep="" out=$BUILD/bench
 doc=$TOP/Documentation
 [ "${1-}" = --help ] && { usage; exit 0; }
 while getopts p:r:k:Bao:d:h opt; do
@@ -82,7 +104,7 @@ shift $((OPTIND - 1))
 case $reps in ""|0|*[!0-9]*) die "-r takes a number of repetitions" ;; esac
 parts=${parts//,/ } kernels=${kernels//,/ }
 for p in $parts; do
-	case $p in cost|latency|scaling|prio|devices) ;; *) die "unknown part '$p' (cost, latency, scaling, prio, devices)" ;; esac
+	case ,$ALL_PARTS, in *,"$p",*) ;; *) die "unknown part '$p' (${ALL_PARTS//,/, })" ;; esac
 done
 for k in $kernels; do
 	case $k in series|upstream) ;; *) die "unknown kernel '$k' (series, upstream)" ;; esac
@@ -99,7 +121,27 @@ up_tag=$(git -C "$KSRC" describe --tags --abbrev=0 --match 'v6.*' "$BASE_TAG^") 
 	die "no v6.* tag below '$BASE_TAG' in $KSRC"
 upstream=$BUILD/upstream upsrc=$BUILD/upstream
 
-objdir() { case $1 in series) echo "$BUILD/obj-m" ;; upstream) echo "$BUILD/obj-upstream" ;; esac; }
+# config PART: the kernel configuration PART runs on.
+config() {
+	case $1 in
+	prodcost|scaling) echo production ;;
+	contention) echo lockstat ;;
+	*) echo lean ;;
+	esac
+}
+
+# objdir KERNEL CONFIG: where that kernel is built.
+objdir() {
+	case $1/$2 in
+	series/lean) echo "$BUILD/obj-m" ;;
+	upstream/lean) echo "$BUILD/obj-upstream" ;;
+	series/production) echo "$BUILD/obj-distro" ;;
+	upstream/production) echo "$BUILD/obj-distro-upstream" ;;
+	series/lockstat) echo "$BUILD/obj-lockstat" ;;
+	upstream/lockstat) echo "$BUILD/obj-lockstat-upstream" ;;
+	esac
+}
+
 has() {	# has WORD LIST...: whether WORD is one of LIST
 	local w=$1
 
@@ -107,6 +149,10 @@ has() {	# has WORD LIST...: whether WORD is one of LIST
 	case " $* " in *" $w "*) return 0 ;; esac
 	return 1
 }
+configs=""
+for p in $parts; do
+	has "$(config "$p")" "$configs" || configs="$configs $(config "$p")"
+done
 
 # ---- kernels and the floor elevator ------------------------------------
 
@@ -115,10 +161,13 @@ if ! has upstream "$kernels"; then
 elif [ ! -d "$upstream" ] && [ -z "$build" ]; then
 	# -B: the upstream kernel as it was built, from the source its
 	# object directory names (a kernel Makefile's "include SRC/Makefile").
-	upsrc=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$(objdir upstream)/Makefile" 2>/dev/null | head -n 1)
+	# shellcheck disable=SC2086 # the first word of the list
+	set -- $configs
+	upobj=$(objdir upstream "$1")
+	upsrc=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$upobj/Makefile" 2>/dev/null | head -n 1)
 	[ -f "${upsrc:-/nonexistent}/Makefile" ] ||
-		die "no $upstream and no source named in $(objdir upstream)/Makefile; run without -B"
-	info "upstream: no worktree $upstream; the kernel in $(objdir upstream) is from $upsrc"
+		die "no $upstream and no source named in $upobj/Makefile; run without -B"
+	info "upstream: no worktree $upstream; the kernel in $upobj is from $upsrc"
 else
 	if [ ! -d "$upstream" ]; then
 		info "making the worktree $upstream at $up_tag"
@@ -129,37 +178,55 @@ else
 		die "$upstream is not at $up_tag; remove it (git -C $KSRC worktree remove $upstream)"
 fi
 
+# needs_floor CONFIG: whether a part on CONFIG measures the floor elevator.
+needs_floor() {
+	case $1 in
+	lean) has cost "$parts" ;;
+	production) has prodcost "$parts" || has scaling "$parts" ;;
+	*) return 1 ;;
+	esac
+}
+
 for k in $kernels; do
-	obj=$(objdir "$k")
-	if [ -n "$build" ]; then
-		info "$k: building the kernel in $obj (log: $out/logs/build-$k.log)"
-		if [ "$k" = series ]; then
-			set -- -k m
-		else
-			set -- -s "$upstream" -o "$obj"
+	for c in $configs; do
+		obj=$(objdir "$k" "$c") log=$out/logs/build-$k-$c.log
+		if [ -n "$build" ]; then
+			info "$k: building the $c kernel in $obj (log: $log)"
+			set -- -k m -o "$obj"
+			case $c in
+			production) set -- "$@" -D ;;
+			lockstat) set -- "$@" -D -L ;;
+			esac
+			[ "$k" = series ] || set -- "$@" -s "$upstream"
+			"$TOP/scripts/build.sh" "$@" > "$log" 2>&1 || {
+				tail -n 20 "$log" >&2; die "$k: the $c kernel does not build"; }
 		fi
-		"$TOP/scripts/build.sh" "$@" > "$out/logs/build-$k.log" 2>&1 || {
-			tail -n 20 "$out/logs/build-$k.log" >&2; die "$k: kernel build failed"; }
-	fi
-	[ -f "$obj/arch/x86/boot/bzImage" ] || die "$k: no kernel in $obj; run without -B"
-	has cost "$parts" || has scaling "$parts" || continue
-	floor=$BUILD/floor-${obj##*/}
-	mkdir -p "$floor"
-	for f in Kbuild floor-iosched.c; do
-		cmp -s "$TOP/selftests/floor-iosched/$f" "$floor/$f" ||
-			cp "$TOP/selftests/floor-iosched/$f" "$floor/$f"
+		[ -f "$obj/arch/x86/boot/bzImage" ] || die "$k: no $c kernel in $obj; run without -B"
+		needs_floor "$c" || continue
+		floor=$BUILD/floor-${obj##*/}
+		mkdir -p "$floor"
+		for f in Kbuild floor-iosched.c; do
+			cmp -s "$TOP/selftests/floor-iosched/$f" "$floor/$f" ||
+				cp "$TOP/selftests/floor-iosched/$f" "$floor/$f"
+		done
+		make -s -C "$obj" M="$floor" ARCH=x86_64 CC="ccache gcc" modules \
+			> "$out/logs/floor-$k-$c.log" 2>&1 || {
+			cat "$out/logs/floor-$k-$c.log" >&2; die "$k: the floor elevator does not build ($c)"; }
 	done
-	make -s -C "$obj" M="$floor" ARCH=x86_64 CC="ccache gcc" modules \
-		> "$out/logs/floor-$k.log" 2>&1 || {
-		cat "$out/logs/floor-$k.log" >&2; die "$k: the floor elevator does not build"; }
 done
 
 # kyber-noprio: block/kyber-iosched.c as the series adds it, before the
 # patch that serves priority classes, built out of tree against the
-# series kernel under the elevator name kyber-noprio.  It defines the
-# same tracepoints as the in-tree module, which the kernel tolerates.
-noprio=$BUILD/noprio-obj-m noprio_commit=""
-if has prio "$parts" && has series "$kernels"; then
+# series kernel (lean for prio, production for prodcost) under the
+# elevator name kyber-noprio.  It defines the same tracepoints as the
+# in-tree module, which the kernel tolerates.
+noprio_configs="" noprio_commit=""
+! has prio "$parts" || noprio_configs=lean
+! has prodcost "$parts" || noprio_configs="$noprio_configs production"
+has series "$kernels" || noprio_configs=""
+noprio_dir() { local o; o=$(objdir series "$1"); echo "$BUILD/noprio-${o##*/}"; }
+for c in $noprio_configs; do
+	noprio=$(noprio_dir "$c")
 	noprio_commit=$(git -C "$KSRC" log --format=%H \
 		--grep='^block: add the Kyber I/O scheduler$' "$BASE_TAG..$BRANCH")
 	case $noprio_commit in
@@ -187,10 +254,10 @@ EOT
 			mv "$noprio/$f.new" "$noprio/$f"
 		fi
 	done
-	make -s -C "$(objdir series)" M="$noprio" ARCH=x86_64 CC="ccache gcc" modules \
-		> "$out/logs/noprio-series.log" 2>&1 || {
-		cat "$out/logs/noprio-series.log" >&2; die "series: kyber-noprio does not build"; }
-fi
+	make -s -C "$(objdir series "$c")" M="$noprio" ARCH=x86_64 CC="ccache gcc" modules \
+		> "$out/logs/noprio-series-$c.log" 2>&1 || {
+		cat "$out/logs/noprio-series-$c.log" >&2; die "series: kyber-noprio does not build ($c)"; }
+done
 
 # ---- measuring ---------------------------------------------------------
 
@@ -217,29 +284,47 @@ row host all cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head
 row host all qemu "$(qemu-system-x86_64 --version | head -n 1)"
 row host all accel "$KYBER_VM_ACCEL"
 row host all reps "$reps"
+# cfgtext CONFIG OBJDIR: what the kernel of CONFIG was configured with.
+cfgtext() {
+	local t="tinyconfig + kvm_guest.config + scripts/kconfig/vm.config"
+
+	case $1 in
+	production) t="$t + scripts/kconfig/distro.config" ;;
+	lockstat) t="$t + scripts/kconfig/distro.config + scripts/kconfig/lockstat.config" ;;
+	esac
+	echo "$t, $(grep '^CONFIG_MQ_IOSCHED_KYBER=' "$2/.config")"
+}
+
 for k in $kernels; do
-	obj=$(objdir "$k")
 	src=$KSRC
 	[ "$k" = series ] || src=$upsrc
-	row "$k" all release "$(cat "$obj/include/config/kernel.release")"
+	# The "all" facts are the lean kernel's, the others' are per part.
+	for p in all $parts; do
+		c=$(config "$p")
+		[ "$p" = all ] || [ "$c" != lean ] || continue
+		obj=$(objdir "$k" "$c")
+		[ -f "$obj/.config" ] || continue
+		row "$k" "$p" release "$(cat "$obj/include/config/kernel.release")"
+		row "$k" "$p" config "$(cfgtext "$c" "$obj")"
+	done
 	if [ -e "$src/.git" ]; then
 		row "$k" all source "$(git -C "$src" describe --tags --always --dirty 2>/dev/null) ($(git -C "$src" log -1 --format=%s))"
 	else
 		row "$k" all source "$(sed -n -e 's/^VERSION = /v/p' -e 's/^PATCHLEVEL = /./p' \
 			-e 's/^SUBLEVEL = /./p' "$src/Makefile" | head -n 3 | tr -d '\n') (source tree ${src#"$TOP"/}, not a git tree)"
 	fi
-	row "$k" all config "tinyconfig + kvm_guest.config + scripts/kconfig/vm.config, $(grep '^CONFIG_MQ_IOSCHED_KYBER=' "$obj/.config")"
 done
 [ -z "$noprio_commit" ] || row series prio noprio-source \
 	"block/kyber-iosched.c at $(git -C "$KSRC" log -1 --format='%h (%s)' "$noprio_commit")"
 
-# vm KERNEL PART TAG VCPUS ICOUNT SECONDS ARGS...: boot KERNEL and run
-# bench-vm.sh ARGS PART in it; its figures are appended to the results.
+# vm KERNEL PART TAG VCPUS ICOUNT SECONDS ARGS...: boot KERNEL in the
+# configuration of PART and run bench-vm.sh ARGS PART in it; its figures
+# are appended to the results.
 vm() {
 	local k=$1 part=$2 tag=$3 cpus=$4 icount=$5 limit=$6 obj w rc=0
 
 	shift 6
-	obj=$(objdir "$k")
+	obj=$(objdir "$k" "$(config "$part")")
 	w=$BUILD/vm-bench-$k-$tag
 	info "$k: $tag ($cpus vCPU${icount:+, icount}; VM files in $w)"
 	# shellcheck disable=SC2086
@@ -262,24 +347,35 @@ for p in $parts; do
 			continue
 		fi
 		t0=$SECONDS
-		floor=$BUILD/floor-$(basename "$(objdir "$k")")/floor-iosched.ko
+		floor=$BUILD/floor-$(basename "$(objdir "$k" "$(config "$p")")")/floor-iosched.ko
 		case $p in
 		cost)
 			vm "$k" cost cost 1 -i $((300 + reps * 400)) -r "$reps" -f "$floor" \
 				-s "none floor mq-deadline kyber bfq" ;;
+		prodcost)
+			if [ "$k" = series ]; then
+				vm "$k" prodcost prodcost 1 -i $((300 + reps * 500)) -r "$reps" -f "$floor" \
+					-N "$(noprio_dir production)/kyber-noprio.ko" \
+					-s "none floor mq-deadline kyber-noprio kyber bfq"
+			else
+				vm "$k" prodcost prodcost 1 -i $((300 + reps * 400)) -r "$reps" -f "$floor" \
+					-s "none floor mq-deadline kyber bfq"
+			fi ;;
 		latency)
 			knob=""
 			[ "$k" != series ] || knob=-K
 			vm "$k" latency latency 2 "" $((300 + reps * 600)) -r "$reps" $knob \
 				-s "none kyber mq-deadline bfq" ;;
 		scaling)
-			for n in 1 2 4; do
-				vm "$k" scaling "scaling-cpus$n" "$n" -i $((300 + reps * n * 200)) \
-					-r "$reps" -f "$floor" -n "$n" -s "none floor mq-deadline kyber"
-			done ;;
+			row "$k" scaling reps $SCALE_REPS
+			vm "$k" scaling scaling 2 "" $((300 + SCALE_REPS * 60)) -r $SCALE_REPS \
+				-f "$floor" -T 4 -s "none floor mq-deadline kyber" ;;
+		contention)
+			vm "$k" contention contention 2 "" $((400 + reps * 60)) -r "$reps" \
+				-T 4 -s "none mq-deadline kyber" ;;
 		prio)
 			vm "$k" prio prio-cost 1 -i $((300 + reps * 150)) -r "$reps" -C \
-				-I $PRIO_NIOS -N "$noprio/kyber-noprio.ko" -s "none kyber-noprio kyber"
+				-I $PRIO_NIOS -N "$(noprio_dir lean)/kyber-noprio.ko" -s "none kyber-noprio kyber"
 			vm "$k" prio prio 2 "" $((300 + reps * 320)) -r "$reps" -s kyber ;;
 		devices)
 			vm "$k" devices devices 2 "" $((300 + reps * 330)) -r "$reps" \
