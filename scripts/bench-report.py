@@ -239,6 +239,17 @@ def header(res, tsv):
         rows.append(["mitigations the guest chose (production)", mit])
     rows.append(["time per part", "%s (every kernel, boots included)"
                  % ", ".join("%s %s" % (p, elapsed(res, p)) for p in PARTS)])
+    # bench.sh -a keeps the figures of parts not run again: say when
+    # each part was measured where that is not the run's date.
+    when = {}
+    for p in PARTS:
+        for k in KERNELS:
+            d = res.fact(k, p, "date", None)
+            if d is not None:
+                when.setdefault(d, []).append("%s (%s)" % (p, KLABEL[k]))
+    if set(when) - {host("date")}:
+        rows.append(["measured", "; ".join("%s: %s" % (d, ", ".join(ps))
+                                           for d, ps in sorted(when.items()))])
     return ("## This run\n\n" + table(["", ""], rows) +
             "\nRaw figures: `%s` (one row per measurement); this page is\n"
             "`scripts/bench-report.py %s`.\n" % (os.path.basename(tsv), os.path.basename(tsv)))
@@ -752,9 +763,10 @@ CONTENTION_TEXT = """\
 
 **What.** The load of the scaling part at 2 vCPUs (two fio jobs, one
 pinned to each vCPU, QD 32 each, on one hardware queue of an instant
-null_blk) on a third build of each kernel: the production configuration
-plus `CONFIG_LOCK_STAT` (`scripts/kconfig/lockstat.config`,
-`build/obj-lockstat`, `build/obj-lockstat-upstream`).  Before each run
+null_blk) on a third build of each kernel: the lean configuration plus
+`CONFIG_LOCK_STAT` (`scripts/kconfig/lockstat.config`,
+`build/obj-lockstat`, `build/obj-lockstat-upstream`; with the production
+options as well the VM reset itself at random under TCG).  Before each run
 the VM clears `/proc/lock_stat`; after it, it reads per lock class how
 often a lock was contended (a CPU found it held) and how long its
 waiters waited.  Schedulers interleaved within a repetition.
@@ -863,11 +875,10 @@ def contention_section(res):
                             "the part (`debug_locks` %s), and the lock statistics stopped "
                             "counting with it; its figures below undercount."
                             % (KLABEL[k], state)))
-    top = kfact(res, "contention", "lock-top") or "some"
-    out.append(para("The VM records the %s classes with the most contentions in each run; a "
-                    "class outside a run's list counts 0 in it.  Per 1000 I/Os completed, "
-                    "median (min–max) of the repetitions; the most contended classes by their "
-                    "median per 1000 I/Os:" % top))
+    out.append(para("The VM records every class contended in a run; a class not contended "
+                    "in a run counts 0 in it.  Per 1000 I/Os completed, median (min–max) of "
+                    "the repetitions; the most contended classes by their median per 1000 "
+                    "I/Os:"))
     out.append(table(["kernel", "scheduler", "I/Os per run", "contentions (all locks)",
                       "wait µs (all locks)", "the scheduler's locks' contentions",
                       "most contended classes"], rows) + "\n")
@@ -1272,7 +1283,7 @@ the tag the base tree starts from; in it "Kyber" is upstream Kyber).
 The lean VM kernel (`build/obj-m`, `build/obj-upstream`), the
 production-config kernel (`scripts/build.sh -D`: `build/obj-distro`,
 `build/obj-distro-upstream`) and the lock-statistics kernel
-(`scripts/build.sh -D -L`: `build/obj-lockstat`,
+(the lean one with `CONFIG_LOCK_STAT`, `scripts/build.sh -L`: `build/obj-lockstat`,
 `build/obj-lockstat-upstream`); and the floor elevator against each,
 and the series' Kyber without priority support against the series
 kernels.  Then each part boots each kernel in the test VM

@@ -342,36 +342,25 @@ scaling() {
 
 # lock_stat SCHED PARAM REP: BENCH lines from /proc/lock_stat, for
 # $TMP/extra: contentions and wait time (us) summed over all lock
-# classes, and of the $LOCK_TOP classes contended most.  A class line
+# classes, and of each class that was contended.  A class line
 # is "NAME: con-bounces contentions waittime-min waittime-max
 # waittime-total ..." (Documentation/locking/lockstat.rst); the lines of
 # call sites below it have no colon after the name.
-LOCK_TOP=6
 lock_stat() {
-	awk -v pre="BENCH	$part	$1	$2	$3	" -v top=$LOCK_TOP '
+	awk -v pre="BENCH	$part	$1	$2	$3	" '
 		/^ *[^ ]/ && match($0, /: +[0-9]/) {
 			name = substr($0, 1, RSTART - 1)
 			sub(/^ +/, "", name)
 			split(substr($0, RSTART + 1), f, " ")
 			con += f[2]; wait += f[5]
-			if (f[2] > 0) { n++; cname[n] = name; ccon[n] = f[2]; cwait[n] = f[5] }
+			if (f[2] > 0) {
+				printf "%scon:%s\t%d\n", pre, name, f[2]
+				printf "%swait_us:%s\t%.2f\n", pre, name, f[5]
+			}
 		}
 		END {
-			printf "%slock_con	%d
-", pre, con
-			printf "%slock_wait_us	%.2f
-", pre, wait
-			for (k = 1; k <= top && k <= n; k++) {
-				best = 0
-				for (i = 1; i <= n; i++)
-					if (!(i in done) && (!best || ccon[i] > ccon[best]))
-						best = i
-				done[best] = 1
-				printf "%scon:%s	%d
-", pre, cname[best], ccon[best]
-				printf "%swait_us:%s	%.2f
-", pre, cname[best], cwait[best]
-			}
+			printf "%slock_con\t%d\n", pre, con
+			printf "%slock_wait_us\t%.2f\n", pre, wait
 		}' /proc/lock_stat >> "$TMP/extra"
 }
 
@@ -382,7 +371,6 @@ contention() {
 	n=$(nproc)
 	[ -w /proc/lock_stat ] || fail "no /proc/lock_stat (CONFIG_LOCK_STAT)"
 	[ "$(cat /proc/sys/kernel/lock_stat)" = 1 ] || fail "lock statistics are off (kernel.lock_stat)"
-	meta lock-top "$LOCK_TOP"
 	instant
 	for rep in $(seq "$reps"); do
 		for s in $scheds; do

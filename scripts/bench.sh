@@ -22,7 +22,7 @@ kernel is built in three configurations, each part runs on one:
               path on top (-O2, jump labels, ftrace, mitigations,
               hardening, block cgroups; build.sh -D): $BUILD/obj-distro,
               $BUILD/obj-distro-upstream
-  lockstat    production with lock statistics (build.sh -D -L):
+  lockstat    lean with lock statistics (build.sh -L):
               $BUILD/obj-lockstat, $BUILD/obj-lockstat-upstream
 Parts:
   cost     lean: CPU per I/O: 4 KiB random reads, QD 1 and 32, fixed I/O
@@ -195,7 +195,7 @@ for k in $kernels; do
 			set -- -k m -o "$obj"
 			case $c in
 			production) set -- "$@" -D ;;
-			lockstat) set -- "$@" -D -L ;;
+			lockstat) set -- "$@" -L ;;
 			esac
 			[ "$k" = series ] || set -- "$@" -s "$upstream"
 			"$TOP/scripts/build.sh" "$@" > "$log" 2>&1 || {
@@ -290,7 +290,7 @@ cfgtext() {
 
 	case $1 in
 	production) t="$t + scripts/kconfig/distro.config" ;;
-	lockstat) t="$t + scripts/kconfig/distro.config + scripts/kconfig/lockstat.config" ;;
+	lockstat) t="$t + scripts/kconfig/lockstat.config" ;;
 	esac
 	echo "$t, $(grep '^CONFIG_MQ_IOSCHED_KYBER=' "$2/.config")"
 }
@@ -347,6 +347,7 @@ for p in $parts; do
 			continue
 		fi
 		t0=$SECONDS
+		row "$k" "$p" date "$(date -u '+%Y-%m-%d %H:%M UTC')"
 		floor=$BUILD/floor-$(basename "$(objdir "$k" "$(config "$p")")")/floor-iosched.ko
 		case $p in
 		cost)
@@ -389,9 +390,20 @@ done
 
 # -a: the earlier figures of the (kernel, part) pairs not measured now.
 if [ -n "$keep" ] && [ -f "$tsv" ]; then
-	awk -F'\t' -v parts=" $parts all " -v kernels=" $kernels host " \
-		'NR > 1 && !(index(parts, " " $2 " ") && index(kernels, " " $1 " "))' \
-		"$tsv" >> "$new"
+	# A kept part without a date of its own (an older results file) was
+	# measured on that run's date.
+	awk -F'\t' -v OFS='\t' -v parts=" $parts all " -v kernels=" $kernels host " '
+		NR == 1 { next }
+		$1 == "host" && $2 == "all" && $6 == "date" { then = $7 }
+		index(parts, " " $2 " ") && index(kernels, " " $1 " ") { next }
+		{ print }
+		$2 != "all" && $1 != "host" { kept[$1 OFS $2] = 1 }
+		$3 == "-" && $6 == "date" { dated[$1 OFS $2] = 1 }
+		END {
+			for (kp in kept)
+				if (!(kp in dated) && then != "")
+					print kp, "-", "-", 0, "date", then
+		}' "$tsv" >> "$new"
 fi
 mv "$new" "$tsv"
 info "figures: $tsv"

@@ -5,7 +5,7 @@ set -eu
 
 usage() {
 	cat <<EOT
-usage: ${0##*/} [-k y|m] [-d [-K] | -D [-L]] [-o OBJDIR] [-s SRCDIR] [-C] [--] [make targets or variables...]
+usage: ${0##*/} [-k y|m] [-d [-K] | -D | -L] [-o OBJDIR] [-s SRCDIR] [-C] [--] [make targets or variables...]
 
 Configures tinyconfig + kvm_guest.config + scripts/kconfig/vm.config with
 CONFIG_MQ_IOSCHED_KYBER=y or =m (-k, default m) and builds it with W=1
@@ -23,8 +23,9 @@ build is kept in OBJDIR/build.log.
        ftrace, mitigations, hardening, block cgroups;
        scripts/kconfig/distro.config) on top; OBJDIR defaults to
        $BUILD/obj-distro (or obj-distro-y)
-  -L   with -D: lock statistics too (scripts/kconfig/lockstat.config
-       last); OBJDIR defaults to $BUILD/obj-lockstat (or obj-lockstat-y)
+  -L   the lock-statistics kernel of make bench:
+       scripts/kconfig/lockstat.config on top; OBJDIR defaults to
+       $BUILD/obj-lockstat (or obj-lockstat-y)
   -s   build the kernel tree in SRCDIR instead of $KSRC (say, a
        worktree of the base release, Debian's 6.12.y, to compare with)
   -C   also run sparse on the files rebuilt (C=1)
@@ -50,8 +51,8 @@ done
 shift $((OPTIND - 1))
 case $kyber in y|m) ;; *) die "-k takes y or m, not '$kyber'" ;; esac
 [ -z "$kcsan" ] || [ -n "$debug" ] || die "-K goes with -d"
-[ -z "$lockstat" ] || [ -n "$distro" ] || die "-L goes with -D"
-[ -z "$distro" ] || [ -z "$debug" ] || die "-D and -d are different kernels; give one"
+[ -z "$distro$lockstat" ] || [ -z "$debug" ] || die "-D and -L are not for the debug kernel (-d)"
+[ -z "$distro" ] || [ -z "$lockstat" ] || die "-D and -L are different kernels; give one"
 if [ -n "$lockstat" ]; then
 	defobj=$BUILD/obj-lockstat
 	[ "$kyber" = m ] || defobj=$defobj-$kyber
