@@ -247,9 +247,10 @@ def header(res, tsv):
             d = res.fact(k, p, "date", None)
             if d is not None:
                 when.setdefault(d, []).append("%s (%s)" % (p, KLABEL[k]))
-    if set(when) - {host("date")}:
-        rows.append(["measured", "; ".join("%s: %s" % (d, ", ".join(ps))
-                                           for d, ps in sorted(when.items()))])
+    earlier = sorted(d for d in when if d < host("date"))
+    if earlier:
+        rows.append(["parts kept from an earlier run (`bench.sh -a`)",
+                     "; ".join("%s, measured %s" % (", ".join(when[d]), d) for d in earlier)])
     return ("## This run\n\n" + table(["", ""], rows) +
             "\nRaw figures: `%s` (one row per measurement); this page is\n"
             "`scripts/bench-report.py %s`.\n" % (os.path.basename(tsv), os.path.basename(tsv)))
@@ -542,9 +543,10 @@ Debian's 6.12 amd64 kernel that change what the I/O path executes.
 `-O2` (`CC_OPTIMIZE_FOR_PERFORMANCE`); jump labels, so static keys and
 tracepoints are patched branches; the function tracer, a patched-out
 call at each function's entry; voluntary preemption chosen at boot
-(`PREEMPT_DYNAMIC`), 250 Hz; CPU mitigations compiled in, retpolines
-and return thunks (every indirect call, the elevator's hooks included,
-goes through a thunk), page table isolation, IBT; stack protector
+(`PREEMPT_DYNAMIC`), 250 Hz; CPU mitigations compiled in: retpolines
+and return thunks (where the boot enables retpolines, every indirect
+call, the elevator's hooks included, goes through a thunk), page table
+isolation, IBT; stack protector
 (strong), stack variables zeroed (`INIT_STACK_ALL_ZERO`), `init_on_alloc`,
 randomized kernel stack offset, hardened usercopy, `FORTIFY_SOURCE`,
 `DEBUG_LIST` and `LIST_HARDENED`; the full SLUB allocator; block cgroups
@@ -593,8 +595,9 @@ def cost_section(res):
     prod = cost_tables(res, "prodcost")
     out += prod or [NOT_RUN]
     if prod and res.values("series", "prodcost", "kyber-noprio", "qd32", "iops"):
-        out.append(para("\"Kyber without priority support\" is the series' Kyber before its "
-                        "priority patch (section 5), in the same boot."))
+        out.append(para("\"Kyber without priority support\" is the series' Kyber as the "
+                        "patch that adds it has it, before the priority patch and the "
+                        "token-pool patch after it (section 5), in the same boot."))
     return "".join(out)
 
 
@@ -842,6 +845,33 @@ def f_kio(v):
     return "n/a" if v is None else "%.1f" % v if v >= 10 else "%.2f" % v
 
 
+def class_kio(res, k, s, cls):
+    """Median contentions per 1000 I/Os of lock class CLS (and its
+    numbered siblings) under K's scheduler S, or None."""
+    names = [c for c in lock_classes(res, k, s) if lock_base(c) == cls]
+    if not res.values(k, "contention", s, "cpus2", "ios"):
+        return None
+    return med(per_kio(res, k, s, tuple("con:" + c for c in names)))
+
+
+def staging_text(res):
+    """What the figures say of staging requests per software queue."""
+    kcq = class_kio(res, "upstream", "kyber", "&kcq->lock")
+    khd = class_kio(res, "upstream", "kyber", "&khd->lock")
+    kh = class_kio(res, "series", "kyber", "&kh->lock")
+    if None in (kcq, khd, kh):
+        return ""
+    return para("**Lists per software queue.** Upstream Kyber stages requests on a list "
+                "per software queue, so that CPUs inserting at once do not meet: its "
+                "`&kcq->lock` was contended %.1f times per 1000 I/Os.  But every CPU that "
+                "runs the hardware queue dispatches under `&khd->lock`, contended %.1f "
+                "times; this series' one lock per hardware queue, taken to insert and to "
+                "dispatch, %.1f times.  What contends is dispatching, which lists per "
+                "software queue do not spare; `Documentation/cost.md` (step 9) has two "
+                "versions of this series' Kyber with such lists, measured beside it."
+                % (kcq, khd, kh))
+
+
 def contention_section(res):
     out = [CONTENTION_TEXT]
     rows = []
@@ -882,6 +912,7 @@ def contention_section(res):
     out.append(table(["kernel", "scheduler", "I/Os per run", "contentions (all locks)",
                       "wait µs (all locks)", "the scheduler's locks' contentions",
                       "most contended classes"], rows) + "\n")
+    out.append(staging_text(res))
     return "".join(out)
 
 
@@ -901,7 +932,10 @@ all I/O best effort, repetitions interleaved), but 100000 I/Os per run
 for a finer figure, in a boot of its own of the lean kernel: none, this
 series' Kyber, and *Kyber without priority support*,
 `block/kyber-iosched.c` as the series adds it, before the priority
-patch, built out of tree as the elevator `kyber-noprio`.  On the
+patch, built out of tree as the elevator `kyber-noprio`.  It is also
+before the patch that follows the priority one (token pools cut only
+where that helps), so the difference counts that patch's cost too:
+`Documentation/cost.md`, step 8, has the two apart.  On the
 production-config kernel, the prodcost part (1b) runs `kyber-noprio`
 beside the other schedulers, at its 20000 I/Os per run.  This page
 counts a difference as measurable above 0.1% or above the spread of the
