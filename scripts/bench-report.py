@@ -25,7 +25,8 @@ CPUS = (1, 2)
 SCALE_SCHEDS = ("none", "floor", "mq-deadline", "kyber")
 # Each scheduler's own locks, as lockdep names their classes (after the
 # expression that initialised the lock).
-_SCHED_LOCKS_BOTH = {"mq-deadline": ("&dd->lock",), "floor": ("&fd->lock",)}
+_SCHED_LOCKS_BOTH = {"mq-deadline": ("&dd->lock",), "floor": ("&fd->lock",),
+                     "bfq": ("&bfqd->lock",)}
 SCHED_LOCKS = {
     "series": dict(_SCHED_LOCKS_BOTH, kyber=("&kh->lock", "&kd->idle_tags_lock")),
     "upstream": dict(_SCHED_LOCKS_BOTH, kyber=("&kcq->lock", "&khd->lock")),
@@ -790,7 +791,7 @@ initialised the lock.  This series' Kyber stages requests under
 `&kh->lock`, one per hardware queue (and `&kd->idle_tags_lock` opens
 the idle class's tags); upstream Kyber under `&kcq->lock`, one per
 software queue, and dispatches under `&khd->lock`, one per hardware
-queue.  mq-deadline's is `&dd->lock`, floor's `&fd->lock`, one per
+queue.  mq-deadline's is `&dd->lock`, BFQ's `&bfqd->lock`, floor's `&fd->lock`, one per
 queue.  blk-mq's own are `&hctx->lock` and `&ctx->lock`;
 `&sbq->ws[i].wait` are the wait queues of every sbitmap (driver and
 scheduler tags, Kyber's tokens), `&rq->__lock` the CPU scheduler's run
@@ -878,7 +879,7 @@ def contention_section(res):
     for k in KERNELS:
         if not res.has(k, "contention"):
             continue
-        for s in SCALE_SCHEDS:
+        for s in SCHEDS:
             ios = res.values(k, "contention", s, "cpus2", "ios")
             if not ios:
                 continue

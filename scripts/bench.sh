@@ -40,8 +40,8 @@ Parts:
            none, floor, mq-deadline, kyber
   contention
            lockstat: as scaling with 2 vCPUs, contentions and wait time
-           of every lock class (/proc/lock_stat) per run; none,
-           mq-deadline, kyber
+           of every lock class (/proc/lock_stat) per run; none, floor,
+           mq-deadline, kyber, bfq
   prio     lean, the series kernel only: I/O priority classes.  As cost at QD32,
            but $PRIO_NIOS I/Os each, for a finer figure, for none, kyber
            and kyber-noprio (the series' Kyber before its priority
@@ -61,8 +61,8 @@ Parts:
            hardware queue of a multiqueue device (2 queues of 1 tag,
            1 ms); reader p50/p99, total IOPS, Kyber's token pools
 Builds the kernels the parts need first (incremental; -B: not), the
-floor elevator (selftests/floor-iosched) against each for cost, prodcost
-and scaling, and kyber-noprio against the series kernel for prio and
+floor elevator (selftests/floor-iosched) against each for cost, prodcost,
+scaling and contention, and kyber-noprio against the series kernel for prio and
 prodcost ($BUILD/noprio-obj-*, from block/kyber-iosched.c of the series
 commit that adds Kyber).  With
 -B and no worktree $BUILD/upstream, the upstream kernel is the one built
@@ -183,6 +183,7 @@ needs_floor() {
 	case $1 in
 	lean) has cost "$parts" ;;
 	production) has prodcost "$parts" || has scaling "$parts" ;;
+	lockstat) has contention "$parts" ;;
 	*) return 1 ;;
 	esac
 }
@@ -372,8 +373,8 @@ for p in $parts; do
 			vm "$k" scaling scaling 2 "" $((300 + SCALE_REPS * 60)) -r $SCALE_REPS \
 				-f "$floor" -T 4 -s "none floor mq-deadline kyber" ;;
 		contention)
-			vm "$k" contention contention 2 "" $((400 + reps * 60)) -r "$reps" \
-				-T 4 -s "none mq-deadline kyber" ;;
+			vm "$k" contention contention 2 "" $((400 + reps * 100)) -r "$reps" \
+				-f "$floor" -T 4 -s "none floor mq-deadline kyber bfq" ;;
 		prio)
 			vm "$k" prio prio-cost 1 -i $((300 + reps * 150)) -r "$reps" -C \
 				-I $PRIO_NIOS -N "$(noprio_dir lean)/kyber-noprio.ko" -s "none kyber-noprio kyber"
