@@ -458,11 +458,15 @@ def contention_targets(res):
         return [(text, None, "n/a")]
     own = {k: own_locks(res, k, "kyber") for k in KERNELS}
     figs = ("all locks %s vs %s contentions; Kyber's own locks: %s %s vs %s %s"
-            % (f_kio(med(tot["series"])), f_kio(med(tot["upstream"])),
+            % (spread(tot["series"], f_kio), spread(tot["upstream"], f_kio),
                ", ".join("`%s`" % c for c in SCHED_LOCKS["series"]["kyber"]),
-               f_kio(med(own["series"])),
+               spread(own["series"], f_kio),
                ", ".join("`%s`" % c for c in SCHED_LOCKS["upstream"]["kyber"]),
-               f_kio(med(own["upstream"]))))
+               spread(own["upstream"], f_kio)))
+    lo = max(min(tot["series"]), min(tot["upstream"]))
+    hi = min(max(tot["series"]), max(tot["upstream"]))
+    if lo <= hi:
+        figs += "; the two ranges overlap"
     off = lockdep_off(res)
     if off:
         return [(text, INVALID, "lockdep turned itself off on the %s kernel, so its lock "
