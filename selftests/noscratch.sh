@@ -34,15 +34,19 @@ echo mq-deadline > "$q/scheduler"
 echo 32 > "$q/nr_requests"
 before=$(md5sum < "/dev/$disk")
 log=$(mktemp)
-KYBER_TEST_DEVS=/dev/$disk "$ksft/run_kselftest.sh" -c block/kyber > "$log" 2>&1 &
-runner=$!
 # Each test's result as it comes, behind a prefix that no TAP reader
 # takes for a result: the whole run writes nothing else for minutes,
-# and vm-run.sh takes a silent VM for a hung one.
-tail -n +1 -f --pid=$runner "$log" |
-	sed -u -n 's/^\(not \)\{0,1\}ok [0-9]* selftests: .*/noscratch: &/p'
-wait $runner
-rc=$?
+# and vm-run.sh takes a silent VM for a hung one.  Read from the pipe,
+# line by line, not by following the log file: tail -f, which polls in
+# the VM (no inotify), printed nothing for minutes.
+KYBER_TEST_DEVS=/dev/$disk "$ksft/run_kselftest.sh" -c block/kyber 2>&1 |
+	while IFS= read -r line; do
+		printf '%s\n' "$line" >> "$log"
+		case $line in
+		"ok "*" selftests: "*|"not ok "*" selftests: "*) echo "noscratch: $line" ;;
+		esac
+	done
+rc=${PIPESTATUS[0]}
 out=$(< "$log")
 rm -f "$log"
 after=$(md5sum < "/dev/$disk")
