@@ -1,5 +1,5 @@
 # The project's commands; each target calls one script.  See README.md.
-.PHONY: help demo check stress bench base apply export mails send build vm clean
+.PHONY: help demo check stress bench base apply export mails send build clean
 
 help:
 	@echo "make demo    build the series kernel and boot it in QEMU (the main job)"

@@ -422,16 +422,8 @@ def x_spread(vals):
     return "%.3f× (%.3f–%.3f)" % (med(vals), min(vals), max(vals))
 
 
-def old_scaling(res):
-    """True when the scaling figures are an older bench.sh's icount runs (a
-    fixed count of I/Os, not time based), kept by bench.sh -a: not shown."""
-    fio = [res.fact(k, "scaling", "fio-cpus2", "") for k in KERNELS]
-    return any("--number_ios" in f and "--time_based" not in f for f in fio)
-
-
 def scaling_targets(res):
-    r = {k: [] if old_scaling(res) else res.ratios(k, "scaling", "kyber", "cpus2")
-         for k in KERNELS}
+    r = {k: res.ratios(k, "scaling", "kyber", "cpus2") for k in KERNELS}
     ours, up = med(r["series"]), med(r["upstream"])
     where = "real time, production config"
     out = [("Kyber's IOPS with 2 submitting CPUs on one hardware queue ≥ %.2f× none's (%s)"
@@ -740,9 +732,6 @@ over its IOPS with one.
 
 
 def scaling_section(res):
-    if old_scaling(res):
-        return SCALING_TEXT + para("Not measured in this run: the scaling figures in the "
-                                   "results file are an older bench's icount runs.")
     out = [SCALING_TEXT]
     rows = []
     for k in KERNELS:
@@ -1358,7 +1347,6 @@ def write_plot(res, png):
         return ["%g" % (x * scale) for x in (med(vals), min(vals), max(vals))]
 
     have = {part: any(res.has(k, part) for k in KERNELS) for part in PARTS}
-    have["scaling"] = have["scaling"] and not old_scaling(res)
     cpart = "prodcost" if have["prodcost"] else "cost"
     cost = dat("cost.dat", [['"%s"' % s] + trio(res.ratios("series", cpart, s, "qd32"))
                             + trio(res.ratios("upstream", cpart, s, "qd32"))

@@ -133,6 +133,10 @@ case $reps$secs$NIOS in *[!0-9]*|"") echo "${0##*/}: -r, -T and -I take numbers"
 [ "$NIOS" -gt 0 ] || { echo "${0##*/}: -I takes a positive number of I/Os" >&2; exit 2; }
 [ "$secs" -gt 0 ] || { echo "${0##*/}: -T takes a positive number of seconds" >&2; exit 2; }
 
+# It loads modules and sets the VM's dirty-page limits.
+# shellcheck source=../selftests/vm-only.sh
+. "$HERE/../selftests/vm-only.sh"
+
 # The library's helpers (kyber_init sets them up).  cost and scaling,
 # and prio -C, load null_blk themselves, with module parameters for their
 # instant device, so it must not be loaded for them first; the other

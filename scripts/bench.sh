@@ -113,7 +113,7 @@ for k in $kernels; do
 done
 
 need_base
-need_group vm bench
+need_group build vm bench
 # The bench only reads the kernel trees' git state: it must not take the
 # index lock from under someone working in them.
 export GIT_OPTIONAL_LOCKS=0

@@ -41,8 +41,14 @@ commits=$(git rev-list --reverse "$BASE_TAG..$BRANCH")
 
 # "file: warning text" without line and column, and without the path to
 # the tree, so that a warning moved by a patch is still the same one.
+# A log that cannot be read (grep's 2) fails, not "no warning".
 warnings() {
-	grep -E ': (warning|error):' "$@" |
+	local found rc=0
+
+	found=$(grep -E ': (warning|error):' "$@") || rc=$?
+	[ "$rc" -le 1 ] || return "$rc"
+	[ -n "$found" ] || return 0
+	printf '%s\n' "$found" |
 		sed -E -e "s#^(\.\./linux/|$KSRC/)##" -e 's#^([^:]*):[0-9]+(:[0-9]+)?(-[0-9]+)?:#\1:#' |
 		sort -u
 }
@@ -76,7 +82,11 @@ for k in $kinds; do
 			tail -n 20 "$obj/build.log" | tap_diag
 			continue
 		fi
-		warnings "$obj/build.log" > "$basewarn.tmp" && mv "$basewarn.tmp" "$basewarn"
+		if ! warnings "$obj/build.log" > "$basewarn.tmp"; then
+			tap_fail "build $BASE_TAG (Kyber=$k): its log cannot be read"
+			continue
+		fi
+		mv "$basewarn.tmp" "$basewarn"
 	elif ! build "$k"; then
 		tap_fail "build $BASE_TAG (Kyber=$k)"
 		tail -n 20 "$obj/build.log" | tap_diag
@@ -96,10 +106,15 @@ for k in $kinds; do
 			grep -E -B2 -A8 'error|Error' "$obj/build.log" | head -n 40 | tap_diag
 			continue
 		fi
-		new=$(warnings "$obj/build.log" | comm -23 - "$basewarn")
+		if ! warnings "$obj/build.log" > "$BUILD/warnings.txt"; then
+			tap_fail "build $name: its log cannot be read"
+			continue
+		fi
+		new=$(comm -23 "$BUILD/warnings.txt" "$basewarn")
 		if [ "$k" = y ]; then
 			sparse "$(git diff --name-only "$c^" "$c" -- '*.c' | tr '\n' ' ')" "$BUILD/sparse.log"
-			new="$new$(warnings "$BUILD/sparse.log" | comm -23 - "$BUILD/sparse-base.txt")"
+			warnings "$BUILD/sparse.log" > "$BUILD/warnings.txt"
+			new="$new$(comm -23 "$BUILD/warnings.txt" "$BUILD/sparse-base.txt")"
 			name="$name + sparse"
 		fi
 		if [ -z "$new" ]; then

@@ -10,7 +10,8 @@ usage: ${0##*/} [--help]
 
 Runs make coccicheck MODE=report on each directory with C files changed
 in $BASE_TAG..$BRANCH, at $BASE_TAG (kept for later runs) and at the tip
-of $BRANCH, and fails on reports the base does not have.  TAP output.
+of $BRANCH, and fails on reports the base does not have, and when
+coccicheck fails or runs no semantic patch.  TAP output.
 EOT
 }
 case "${1-}" in -h|--help) usage; exit 0 ;; "") ;; *) usage >&2; die "unknown argument: $1" ;; esac
@@ -20,29 +21,53 @@ need_clean_tree
 need_group build check
 cd "$KSRC"
 orig=$(git symbolic-ref -q --short HEAD || git rev-parse HEAD)
-trap 'git -C "$KSRC" checkout -q "$orig"' EXIT
 base=$(git rev-parse "$BASE_TAG")
-dirs=$(git diff --name-only "$base" "$BRANCH" -- '*.c' '*.h' | xargs -r -n1 dirname | sort -u)
+changed=$(git diff --name-only "$base" "$BRANCH" -- '*.c' '*.h')
+dirs=$(printf '%s\n' "$changed" | grep . | xargs -r -n1 dirname | sort -u || true)
 [ -n "$dirs" ] || { echo "1..0 # SKIP the series changes no C file"; exit 0; }
 
-# Reports as "file: message", without line and column numbers.
-cocci() {	# cocci DIR
-	make -s -C "$KSRC" coccicheck MODE=report M="$1" J="$(nproc)" 2>/dev/null |
-		grep -E '^[^ ]+:[0-9]+:[0-9-]+: ' |
-		sed -E 's#^([^:]*):[0-9]+:[0-9-]+:#\1:#' | sort -u
+log=$BUILD/cocci.log
+# cocci DIR OUT: the reports as "file: message", without line and column
+# numbers, in OUT; fails, with the end of its log on stderr, when
+# coccicheck fails or processes no semantic patch (V=1 names each).
+cocci() {
+	local n
+
+	if ! make -s -C "$KSRC" coccicheck MODE=report V=1 M="$1" J="$(nproc)" > "$log" 2>&1; then
+		tail -n 15 "$log" >&2
+		return 1
+	fi
+	n=$(grep -c '^Processing .*\.cocci$' "$log" || true)
+	[ "$n" -gt 0 ] || { tail -n 15 "$log" >&2; echo "no semantic patch ran" >&2; return 1; }
+	echo "$n" > "$2.count"
+	grep -E '^[^ ]+:[0-9]+:[0-9-]+: ' "$log" |
+		sed -E 's#^([^:]*):[0-9]+:[0-9-]+:#\1:#' | sort -u > "$2"
 }
 
+tmp=$(mktemp)
+trap 'rm -f "$tmp" "$tmp.count" "$tmp.err"; git -C "$KSRC" checkout -q "$orig"' EXIT
 for d in $dirs; do
 	key=$(echo "$d" | tr / _)
 	basefile=$BUILD/cocci-base-$key-$base
 	if [ ! -f "$basefile" ]; then
 		git checkout -q "$base"
-		cocci "$d" > "$basefile.tmp" && mv "$basefile.tmp" "$basefile"
+		if ! cocci "$d" "$basefile.tmp" 2> "$tmp.err"; then
+			tap_fail "coccicheck $d runs at $BASE_TAG"
+			tap_diag < "$tmp.err"
+			continue
+		fi
+		mv "$basefile.tmp" "$basefile"
+		rm -f "$basefile.tmp.count"
 	fi
 	git checkout -q "$BRANCH"
-	new=$(cocci "$d" | comm -23 - "$basefile")
+	if ! cocci "$d" "$tmp" 2> "$tmp.err"; then
+		tap_fail "coccicheck $d runs"
+		tap_diag < "$tmp.err"
+		continue
+	fi
+	new=$(comm -23 "$tmp" "$basefile")
 	if [ -z "$new" ]; then
-		tap_ok "coccicheck $d"
+		tap_ok "coccicheck $d ($(cat "$tmp.count") semantic patches)"
 	else
 		tap_fail "coccicheck $d: new reports"
 		echo "$new" | tap_diag

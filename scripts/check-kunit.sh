@@ -31,10 +31,10 @@ case $# in
 *) usage >&2; die "too many arguments" ;;
 esac
 
+need_group build
 [ -f "$KSRC/tools/testing/kunit/kunit.py" ] ||
 	die "no kernel tree with kunit.py in $KSRC; run scripts/base-tree.sh first"
 [ -f "$KUNITCONFIG" ] || die "$KUNITCONFIG is missing"
-need_group build
 
 # Every suite the kunitconfig names must exist in the tree: a patch that
 # lost one is a failure, not a reason to skip.

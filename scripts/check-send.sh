@@ -44,7 +44,8 @@ fi
 # 2. Another author: he is the only From and Signed-off-by.
 other="A. U. Thor <a.u.thor@example.org>"
 GIT_AUTHOR_NAME=${other% <*} GIT_AUTHOR_EMAIL=a.u.thor@example.org \
-	"$TOP/scripts/export.sh" -o "$tmp/other" 2>&1 | tap_diag
+	"$TOP/scripts/export.sh" -o "$tmp/other" > "$tmp/export.log" 2>&1 ||
+	{ tap_fail "export.sh runs as another author"; tap_diag < "$tmp/export.log"; }
 bad=""
 for f in "$tmp"/other/*.patch "$tmp"/other/prerequisite/*.patch; do
 	[ "$(author "$f")" = "$other" ] || bad="$bad ${f##*/}:From"

@@ -10,6 +10,7 @@ usage: ${0##*/} [--help] [CHECK...]
 Makes the base tree when missing, then runs the checks (all by default):
   gate       a check that crashes or stops early counts as a failure
   scripts    every script answers --help and refuses a bad argument
+  deps       every script installs a package before it runs its commands
   roundtrip  apply then export reproduces patches/ and series; the
              README's am.sh applies them to the release
   send       the mails of scripts/send.sh -n: From, Subject, To/Cc,
@@ -22,7 +23,7 @@ Makes the base tree when missing, then runs the checks (all by default):
 and prints each result as a TAP line, then "N passed, N failed".
 EOT
 }
-all="gate scripts roundtrip send patches build cocci kunit vm"
+all="gate scripts deps roundtrip send patches build cocci kunit vm"
 case "${1-}" in -h|--help) usage; exit 0 ;; esac
 for c in "$@"; do
 	case " $all " in *" $c "*) ;; *) usage >&2; die "unknown check: $c" ;; esac
@@ -44,6 +45,7 @@ for c in "$@"; do
 	case $c in
 	gate)      run gate "$TOP/scripts/check-gate.sh" ;;
 	scripts)   run scripts "$TOP/scripts/check-scripts.sh" ;;
+	deps)      run deps "$TOP/scripts/check-deps.sh" ;;
 	roundtrip) run roundtrip "$TOP/scripts/check-roundtrip.sh" ;;
 	send)      run send "$TOP/scripts/check-send.sh" ;;
 	patches)   run patches "$TOP/scripts/check-patches.sh" ;;

@@ -23,6 +23,8 @@ EOT
 }
 case "${1-}" in -h|--help) usage; exit 0 ;; "") ;; *) usage >&2; die "unknown argument: $1" ;; esac
 
+# Everything this machine must have, before the first minutes of work.
+need_group base build vm
 "$TOP/scripts/base-tree.sh"
 if [ "$(git -C "$KSRC" rev-parse "$BRANCH")" = "$(git -C "$KSRC" rev-parse -q --verify "refs/tags/$APPLIED_TAG" || true)" ] ||
    [ "$(git -C "$KSRC" rev-parse "$BRANCH")" = "$(git -C "$KSRC" rev-parse "$BASE_TAG")" ]; then

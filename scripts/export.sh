@@ -15,10 +15,13 @@ series' prerequisite.  The cover letter names the kernel release as
 base-commit and the removal as prerequisite-patch-id, the way b4 and the
 kernel test robot read them.  With -o, writes all of it to DIR instead.
 
-Every patch gets you as its author, From: and Signed-off-by: (replacing
-the previous author's sign-off): GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL, or
-git config user.name and user.email; without them it stops and writes
-nothing.  The branch itself is left as it is.  The output depends only
+Every patch gets your Signed-off-by: (GIT_AUTHOR_NAME and
+GIT_AUTHOR_EMAIL, or git config user.name and user.email; without them
+it stops and writes nothing).  Other people's sign-offs and trailers
+(Reviewed-by:, Tested-by:, ...) stay, and so does a person's
+authorship; only a placeholder identity (an address on a reserved
+domain such as example.org, like this workshop's own) is replaced by
+yours, as author and as sign-off.  The branch itself is left as it is.  The output depends only
 on the commits and the identity, so apply then export changes nothing.
 EOT
 }
@@ -49,15 +52,17 @@ git config "branch.$BRANCH.description" >/dev/null ||
 # author and signer, dates and trees kept; prints the copy of TOP.  The
 # copies are unreferenced objects: the branch does not move.
 stamp() {
-	local parent=$1 c old date msg
+	local parent=$1 c old date msg aname aemail
 	for c in $(git rev-list --reverse "$1..$2"); do
 		old=$(git log -1 --format='%an <%ae>' "$c")
 		date=$(git log -1 --format=%ad --date=raw "$c")
-		msg=$(git log -1 --format=%B "$c" |
-			if [ "$old" = "$ident" ]; then cat; else grep -vxF "Signed-off-by: $old"; fi |
-			git stripspace |
-			git interpret-trailers --if-exists addIfDifferent --trailer "Signed-off-by: $ident")
-		parent=$(GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email \
+		msg=$(git log -1 --format=%B "$c" | signed_by "$ident")
+		# A person's patch stays theirs; a placeholder's becomes yours.
+		aname=$name aemail=$email
+		if ! placeholder "$old"; then
+			aname=$(git log -1 --format=%an "$c") aemail=$(git log -1 --format=%ae "$c")
+		fi
+		parent=$(GIT_AUTHOR_NAME=$aname GIT_AUTHOR_EMAIL=$aemail \
 			 GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
 			 git commit-tree "$c^{tree}" -p "$parent" -m "$msg")
 	done

@@ -26,7 +26,7 @@ info() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 PKGS_base="git xz-utils linux-source-6.12"
 PKGS_build="gcc make flex bison bc libelf-dev libssl-dev ccache cpio kmod python3 perl"
 PKGS_check="sparse coccinelle codespell python3-ply python3-git"
-PKGS_vm="qemu-system-x86 fio rsync"	# rsync: kselftest install
+PKGS_vm="qemu-system-x86 fio rsync kmod"	# rsync: kselftest install; kmod: modules
 PKGS_bench="gnuplot-nox python3"	# scripts/bench.sh: the plot, the report
 PKGS_post="git-email libmailtools-perl libio-socket-ssl-perl"	# scripts/send.sh
 
@@ -41,10 +41,13 @@ need() {
 	[ "$(id -u)" = 0 ] || die "missing packages:$missing (run as root or install them)"
 	info "installing:$missing"
 	export DEBIAN_FRONTEND=noninteractive
+	# A fresh machine may be running apt already (unattended upgrades
+	# after its first boot): wait for the package lock, not fail.
+	set -- -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends
 	# shellcheck disable=SC2086
-	apt-get install -y -q --no-install-recommends $missing >/dev/null ||
-		{ apt-get update -q >/dev/null &&
-		  apt-get install -y -q --no-install-recommends $missing >/dev/null; } ||
+	apt-get install "$@" $missing >/dev/null ||
+		{ apt-get update -q -o DPkg::Lock::Timeout=600 >/dev/null &&
+		  apt-get install "$@" $missing >/dev/null; } ||
 		die "could not install:$missing"
 }
 
@@ -68,6 +71,32 @@ need_base() {
 need_clean_tree() {
 	[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] ||
 		die "$KSRC has uncommitted changes; commit or stash them first"
+}
+
+# may_clear DIR: DIR is ours to delete: missing or empty, under $BUILD,
+# or marked as made by one of these scripts (fresh_dir) and never ".",
+# the home directory, / or this project.  Dies otherwise, saying why.
+OWN_MARK=.made-by-kyber-scripts
+may_clear() {
+	local dir
+
+	dir=$(realpath -m "$1")
+	case $dir in
+	/|"$(realpath -m "$HOME")"|"$(pwd -P)"|"$TOP")
+		die "$1: give a directory of its own, not this one: its files would be deleted" ;;
+	"$BUILD"/*) return 0 ;;
+	esac
+	[ -d "$dir" ] || [ ! -e "$dir" ] || die "$1 is not a directory"
+	[ ! -d "$dir" ] || [ -z "$(ls -A "$dir")" ] || [ -f "$dir/$OWN_MARK" ] ||
+		die "$1 has files that ${0##*/} did not write; not deleting them: give a new or empty directory"
+}
+
+# fresh_dir DIR: an empty DIR (may_clear must allow it), marked as ours.
+fresh_dir() {
+	may_clear "$1"
+	rm -rf "$1"
+	mkdir -p "$1"
+	echo "made by ${0##*/}, which deletes it when run again with it" > "$1/$OWN_MARK"
 }
 
 # install_kselftests DIR: the kernel tree's block/kyber kselftests and
@@ -100,6 +129,34 @@ author_ident() {
 		    "(or GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL); they become From:" \
 		    "and Signed-off-by: of every patch"
 	printf '%s <%s>\n' "$name" "$email"
+}
+
+# placeholder IDENT: "Name <email>" is on a reserved domain (RFC 2606,
+# 6761), an address no list would accept and nobody reads: the kind of
+# identity a workshop's own commits carry, not a person's.
+placeholder() {
+	case ${1##*@} in
+	*.example\>|example.com\>|example.net\>|example.org\>|*.invalid\>|*.test\>|localhost\>|*.localhost\>)
+		return 0 ;;
+	esac
+	return 1
+}
+
+# signed_by IDENT: the commit message on stdin, signed off by IDENT (once,
+# last if new), keeping every other trailer and every person's
+# Signed-off-by; only placeholder sign-offs other than IDENT go.
+signed_by() {
+	local line
+
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in
+		"Signed-off-by: "*)
+			[ "${line#Signed-off-by: }" != "$1" ] &&
+				placeholder "${line#Signed-off-by: }" && continue ;;
+		esac
+		printf '%s\n' "$line"
+	done | git stripspace |
+		git interpret-trailers --if-exists addIfDifferent --trailer "Signed-off-by: $1"
 }
 
 # The base tree's kernel release tag (v6.12.N): the commit the prerequisite

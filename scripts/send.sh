@@ -12,7 +12,8 @@ usage() {
 usage: ${0##*/} [-n] [-o DIR] [--help]
 
 Writes the cover letter and the patches named in series as mails to DIR
-(default $BUILD/mail/vN):
+(default $BUILD/mail/vN; -o: a new or empty directory, or one send.sh
+made, since it is emptied first):
   Subject: [$PREFIX vN MM/NN] ..., N the newest "vN:" line of the cover
            letter's changelog (its "Changes:" paragraph);
   To:      the maintainers and supporters scripts/get_maintainer.pl names
@@ -41,6 +42,7 @@ while getopts no:h opt; do
 done
 shift $((OPTIND - 1))
 [ $# = 0 ] || { usage >&2; die "unexpected argument: $1"; }
+[ -z "$out" ] || may_clear "$out"
 
 need_base
 need_group post
@@ -57,22 +59,23 @@ trap 'rm -rf "$tmp"' EXIT
 
 # from PATCH: the author, as "Name <email>".
 from() {
-	git mailinfo "$tmp/msg" "$tmp/patch" < "$1" |
-		sed -n 's/^Author: //p; s/^Email: //p' | paste -sd'\t' | sed 's/\t\(.*\)/ <\1>/'
+	git mailinfo "$tmp/msg" "$tmp/patch" < "$1" > "$tmp/info" || die "$1 is not a mail"
+	sed -n 's/^Author: //p; s/^Email: //p' "$tmp/info" | paste -sd'\t' | sed 's/\t\(.*\)/ <\1>/' |
+		grep . || die "$1 has no author"
 }
 author=$(from "$cover")
+# A patch by someone else stays theirs (git send-email puts their From:
+# in the body); one by a placeholder identity was not exported by you.
 for p in $(series_patches); do
-	[ "$(from "$TOP/patches/$p")" = "$author" ] ||
-		die "$p is not by $author, the cover letter's author; run make export"
+	a=$(from "$TOP/patches/$p")
+	[ "$a" = "$author" ] || ! placeholder "$a" ||
+		die "$p is by $a, a placeholder, not by $author, the cover letter's author; run make export"
 done
 
 if [ -z "$dry" ]; then
 	me=$(author_ident)
 	[ "$me" = "$author" ] || die "you are $me but the patches are by $author; run make export first"
-	case ${author##*@} in
-	*.example\>|example.*|*.invalid\>|*.test\>|localhost\>|*.localhost\>)
-		die "$author is on a reserved domain: no list would accept it" ;;
-	esac
+	! placeholder "$author" || die "$author is on a reserved domain: no list would accept it"
 fi
 
 # MAINTAINERS as it is with the series applied, for get_maintainer.pl.
@@ -86,19 +89,19 @@ done
 # recipients PATCH...: "to ADDRESS" and "cc ADDRESS" lines, author left out.
 recipients() {
 	(cd "$KSRC" && perl scripts/get_maintainer.pl --mpath "$tmp/m/MAINTAINERS" \
-		--no-git --no-git-fallback --roles "$@") |
+		--no-git --no-git-fallback --roles "$@") > "$tmp/gm" ||
+		die "get_maintainer.pl failed; no mail is written"
 	awk -v me="$author" '{
 		role = $0; sub(/.* \(/, "", role); addr = $0; sub(/ \([^(]*\)$/, "", addr)
 		if (addr == me) next
 		print (role ~ /^(open list|list|moderated list|reviewer)/ ? "cc " : "to ") addr
-	}' | sort -u
+	}' "$tmp/gm" | sort -u
 }
 
 # header TYPE FILE: the addresses of one type, comma separated.
 header() { sed -n "s/^$1 //p" "$2" | paste -sd, | sed 's/,/, /g'; }
 
-rm -rf "$out"
-mkdir -p "$out"
+fresh_dir "$out"
 patches=$(series_patches | tail -n +2 | sed "s,^,$TOP/patches/,")
 # shellcheck disable=SC2086
 recipients $patches > "$tmp/all"

@@ -31,6 +31,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+# shellcheck source=vm-only.sh
+. "$HERE/vm-only.sh"
 # shellcheck disable=SC2034 # read by kyber_lib.sh
 KYBER_DESC="make demo: none and kyber, a reader beside a write flood" KYBER_REQUIRES=root
 # shellcheck source-path=SCRIPTDIR source=kselftest-lib.sh

@@ -18,6 +18,8 @@ EOT
 }
 case "${1-}" in -h|--help) usage; exit 0 ;; esac
 [ $# = 2 ] || { usage >&2; exit 2; }
+# shellcheck source=vm-only.sh
+. "$(dirname "$0")/vm-only.sh"
 ksft=$1 disk=$2 q=/sys/block/$2/queue
 [ -x "$ksft/run_kselftest.sh" ] || { echo "$ksft/run_kselftest.sh: missing" >&2; exit 2; }
 [ -d "$q" ] || { echo "$disk: no such disk" >&2; exit 2; }

@@ -2,6 +2,25 @@
 # Runs inside the VM: the kernel under test boots and every device the
 # tests drive comes up with a scheduler file.  TAP output.
 set -u
+
+usage() {
+	cat <<EOT
+usage: ${0##*/} RELEASE | --help
+
+Inside the test VM (selftests/check-vm.sh runs it there): checks that
+the kernel running is RELEASE, that null_blk and scsi_debug load and
+unload, and that each disk the tests drive (null_blk, scsi_debug,
+virtio-blk, NVMe) has a scheduler file and completes direct reads.
+TAP output.
+EOT
+}
+case "${1-}" in
+-h|--help) usage; exit 0 ;;
+""|-*) usage >&2; exit 2 ;;
+esac
+[ $# = 1 ] || { usage >&2; exit 2; }
+# shellcheck source=vm-only.sh
+. "$(dirname "$0")/vm-only.sh"
 n=0 failed=0
 check() {	# check DESCRIPTION COMMAND...
 	n=$((n + 1))

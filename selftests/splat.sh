@@ -34,7 +34,13 @@ case $# in
 *) usage >&2; echo "${0##*/}: too many arguments" >&2; exit 2 ;;
 esac
 
-out=$(grep -v -e "$BENIGN" -- "$file" | grep -E -A 20 -e "$SPLAT" | head -n 60)
+# A log that cannot be read is no clean log: grep's status 2 fails.
+kept=$(mktemp) || exit 2
+trap 'rm -f "$kept"' EXIT
+rc=0
+grep -v -e "$BENIGN" -- "$file" > "$kept" || rc=$?
+[ "$rc" -le 1 ] || { echo "${0##*/}: cannot read $file" >&2; exit 2; }
+out=$(grep -E -A 20 -e "$SPLAT" "$kept" | head -n 60)
 [ -n "$out" ] || exit 0
 printf '%s\n' "$out"
 exit 1

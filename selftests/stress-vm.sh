@@ -73,10 +73,9 @@ if [ -n "$list" ]; then
 	printf '%s\n' $run
 	exit 0
 fi
-# The tests make and remove disks, unload modules and take CPUs offline:
-# only in the test VM (vm-init.sh names it), unless told otherwise.
-[ "$(uname -n)" = kyber-vm ] || [ "${STRESS_ANYWHERE-}" = 1 ] ||
-	{ echo "${0##*/}: runs in the test VM only (STRESS_ANYWHERE=1: here)" >&2; exit 2; }
+# The tests make and remove disks, unload modules and take CPUs offline.
+# shellcheck source=vm-only.sh
+. "$(dirname "$0")/vm-only.sh"
 [ "$(id -u)" = 0 ] || { echo "${0##*/}: must run as root" >&2; exit 2; }
 dir=$ksft/block/kyber
 [ -f "$dir/kyber_lib.sh" ] || { echo "Bail out! no block/kyber kselftests in $ksft"; exit 1; }

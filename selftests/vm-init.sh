@@ -1,13 +1,18 @@
 #!/bin/bash
 # PID 1 of the test VM (see vm-run.sh).  The root file system is the
 # host's, read-only over 9p; this mounts what a test needs, runs the job
-# from the 'xfer' share and powers the VM off.
+# from the 'xfer' share and powers the VM off.  It mounts over /tmp and
+# /run and reboots the machine it runs on: anywhere but as the VM's
+# first process it refuses.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
+[ $$ = 1 ] || { echo "${0##*/}: is the test VM's init (selftests/vm-run.sh boots it); not running it here" >&2; exit 2; }
 export HOME=/tmp TERM=dumb
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs dev /dev
+# The first sign of life, which vm-run.sh waits for under KVM.
+echo "vm-init: $(uname -r) up" > /dev/console
 mkdir -p /dev/pts /dev/shm
 # What udev would add to devtmpfs; kselftest's runner writes to /dev/stdout.
 ln -s /proc/self/fd /dev/fd
