@@ -27,7 +27,7 @@ table=$(cat <<'EOT'
 install_kselftests|(^|[^-])\<rsync\>	rsync
 qemu-system-x86_64	qemu-system-x86
 (^|[ ;|&(])fio\>	fio
-coccicheck MODE	coccinelle
+coccicheck MODE	coccinelle ocaml-nox
 (-- |make .*)C=[12]\>	sparse
 checkpatch\.pl	codespell python3-ply python3-git
 kunit\.py	flex bison

@@ -25,7 +25,7 @@ info() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 # Debian packages each kind of work needs.
 PKGS_base="git xz-utils linux-source-6.12"
 PKGS_build="gcc make flex bison bc libelf-dev libssl-dev ccache cpio kmod python3 perl"
-PKGS_check="sparse coccinelle codespell python3-ply python3-git"
+PKGS_check="sparse coccinelle ocaml-nox codespell python3-ply python3-git"	# ocaml-nox: semantic patches scripted in OCaml
 PKGS_vm="qemu-system-x86 fio rsync kmod"	# rsync: kselftest install; kmod: modules
 PKGS_bench="gnuplot-nox python3"	# scripts/bench.sh: the plot, the report
 PKGS_post="git-email libmailtools-perl libio-socket-ssl-perl"	# scripts/send.sh
