@@ -26,7 +26,7 @@ info() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 PKGS_base="git xz-utils linux-source-6.12"
 PKGS_build="gcc make flex bison bc libelf-dev libssl-dev ccache cpio kmod python3 perl"
 PKGS_check="sparse coccinelle ocaml-nox codespell python3-ply python3-git"	# ocaml-nox: semantic patches scripted in OCaml
-PKGS_vm="qemu-system-x86 fio rsync kmod"	# rsync: kselftest install; kmod: modules
+PKGS_vm="qemu-system-x86 fio rsync kmod e2fsprogs"	# rsync: kselftest install; kmod: modules; e2fsprogs: mkfs.ext4
 PKGS_bench="gnuplot-nox python3"	# scripts/bench.sh: the plot, the report
 PKGS_post="git-email libmailtools-perl libio-socket-ssl-perl"	# scripts/send.sh
 
