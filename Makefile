@@ -1,11 +1,13 @@
 # The project's commands; each target calls one script.  See README.md.
-.PHONY: help demo check stress bench base apply export mails send build clean
+.PHONY: help demo check stress mutate bench base apply export mails send build clean
 
 help:
 	@echo "make demo    build the series kernel and boot it in QEMU (the main job)"
 	@echo "make check   every check and test; ends with 'N passed, N failed'"
 	@echo "make stress  debug kernel (KASAN, lockdep, ...): Kyber lifecycle stress"
 	@echo "             scenarios in the VM (about 30 min); 'N passed, N failed'"
+	@echo "make mutate  break Kyber in each recorded way (scripts/mutations) and check"
+	@echo "             that the test meant to notice fails (about 35 min)"
 	@echo "make bench   measure the series' Kyber beside upstream 6.12 and the other"
 	@echo "             schedulers (about 55 min); writes Documentation/benchmarks.md"
 	@echo "make base    make the base tree in build/linux"
@@ -24,6 +26,9 @@ check:
 
 stress:
 	scripts/stress.sh
+
+mutate:
+	scripts/mutate.sh
 
 bench:
 	scripts/bench.sh
