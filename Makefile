@@ -7,7 +7,7 @@ help:
 	@echo "make stress  debug kernel (KASAN, lockdep, ...): Kyber lifecycle stress"
 	@echo "             scenarios in the VM (about 30 min); 'N passed, N failed'"
 	@echo "make mutate  break Kyber in each recorded way (scripts/mutations) and check"
-	@echo "             that the test meant to notice fails (about 35 min)"
+	@echo "             that the test meant to notice fails (about 10 min)"
 	@echo "make bench   measure the series' Kyber beside upstream 6.12 and the other"
 	@echo "             schedulers (about 55 min); writes Documentation/benchmarks.md"
 	@echo "make base    make the base tree in build/linux"

@@ -25,8 +25,8 @@ Prints "ok N - NAME: caught by CATCHER" when that test fails, "not ok"
 when it passes (the mutation survived), when the mutation no longer
 applies or the mutated kernel does not build; ends with
 "N passed, N failed".  The tree's block/kyber-iosched.c must have no
-uncommitted change.  A kunit mutation takes about a minute, a kselftest
-one 3-6 minutes (TCG).
+uncommitted change.  A kunit mutation takes under a minute, a kselftest
+one 1-3 minutes (TCG).
   --list  print each mutation, its catcher and what it breaks
 EOT
 }
