@@ -60,6 +60,9 @@ if [ -n "$list" ]; then
 	exit 0
 fi
 
+# What check-kunit.sh, build.sh and vm-run.sh would install anyway,
+# and rsync for the kselftests' install.
+need_group build vm
 [ -d "$KSRC/.git" ] || die "no kernel tree in $KSRC; run make apply first"
 git -C "$KSRC" diff --quiet -- block/kyber-iosched.c ||
 	die "$KSRC/block/kyber-iosched.c has uncommitted changes"
