@@ -73,7 +73,6 @@ restore() {
 		info "could not take $applied out of $KSRC: check block/kyber-iosched.c"
 	applied=""
 }
-trap restore EXIT
 
 log=$(mktemp)
 trap 'restore; rm -f "$log"' EXIT
