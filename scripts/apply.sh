@@ -10,7 +10,8 @@ usage: ${0##*/} [-f] [--help]
 
 Resets branch '$BRANCH' of $KSRC to tag '$BASE_TAG' and applies the
 patches named in series with git am.  The cover letter's subject and text
-become the branch description, from which export.sh writes it back.
+become the branch description, and a patch's notes below its "---" the
+commit's git notes, from which export.sh writes them back.
 Refuses to drop commits made on '$BRANCH' since the last apply unless -f.
 EOT
 }
@@ -37,6 +38,8 @@ if [ -z "$force" ] && git rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null 
 fi
 
 git checkout -q -B "$BRANCH" "$BASE_TAG"
+# A commit's notes follow it through git rebase and git commit --amend.
+git config notes.rewriteRef refs/notes/commits
 n=0
 for p in $(series_patches); do
 	case $p in
@@ -55,6 +58,14 @@ $body"
 	[ -f "$TOP/patches/$p" ] || die "series names $p, which is not in patches/"
 	git am -q --committer-date-is-author-date "$TOP/patches/$p" ||
 		{ git am --abort; die "$p does not apply"; }
+	# The notes below the patch's "---" (history for reviewers, which
+	# git am drops) go back into git notes, which export.sh writes out.
+	notes=$(awk 'n == 0 && /^---$/ { n = 1; next }
+		     n == 1 && /^Notes:$/ { n = 2; next }
+		     n == 1 && /^$/ { next }
+		     n == 2 && /^    / { print substr($0, 5); next }
+		     n >= 1 { exit }' "$TOP/patches/$p")
+	[ -z "$notes" ] || git notes add -f -m "$notes" HEAD
 	n=$((n + 1))
 done
 git tag -f "$APPLIED_TAG" >/dev/null

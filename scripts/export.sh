@@ -9,8 +9,8 @@ usage: ${0##*/} [-o DIR] [--help]
 
 Runs git format-patch on $BASE_TAG..$BRANCH of $KSRC with a cover letter
 (its text is the branch description: git branch --edit-description
-$BRANCH) and replaces patches/ and series with the result; the base
-commit, the in-tree Kyber's removal, goes to $PREREQ/ as the
+$BRANCH) and each commit's git notes below its patch's "---", and
+replaces patches/ and series with the result; the base commit, the in-tree Kyber's removal, goes to $PREREQ/ as the
 series' prerequisite.  The cover letter names the kernel release as
 base-commit and the removal as prerequisite-patch-id, the way b4 and the
 kernel test robot read them.  With -o, writes all of it to DIR instead.
@@ -65,9 +65,26 @@ stamp() {
 		parent=$(GIT_AUTHOR_NAME=$aname GIT_AUTHOR_EMAIL=$aemail \
 			 GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
 			 git commit-tree "$c^{tree}" -p "$parent" -m "$msg")
+		# A commit's git notes (history for reviewers) go below the
+		# patch's "---": the copy gets them too, until the end.
+		if note=$(git notes show "$c" 2>/dev/null); then
+			git notes add -f -m "$note" "$parent"
+		fi
 	done
 	echo "$parent"
 }
+# format-patch labels notes "Notes:" only from the default ref, so the
+# copies' notes go there and the ref is put back as it was afterwards.
+notes_ref=refs/notes/commits
+notes_was=$(git rev-parse -q --verify "$notes_ref" || true)
+restore_notes() {
+	if [ -n "$notes_was" ]; then
+		git update-ref "$notes_ref" "$notes_was"
+	else
+		git update-ref -d "$notes_ref" 2>/dev/null || true
+	fi
+}
+trap restore_notes EXIT
 tip=$(stamp "$BASE_TAG" "$BRANCH")
 removal=$(stamp "$release" "$BASE_TAG")
 
@@ -78,19 +95,19 @@ removal=$(stamp "$release" "$BASE_TAG")
 # from this repository on a tracked patch checks it as a source file,
 # and would report every such line as trailing whitespace.
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; restore_notes' EXIT
 fp() {
 	GIT_COMMITTER_DATE=$(git log -1 --format=%ad --date=raw "$tip") \
 	GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email \
 		git -c diff.suppressBlankEmpty=true format-patch -q --zero-commit \
-			--no-signature --base="$release" "$@"
+			--no-signature --notes --base="$release" "$@"
 }
 # format-patch reads the cover letter from the description of the branch
 # it formats, so the copies get a short-lived branch of their own.
 out_branch=$BRANCH-export
 git branch -f "$out_branch" "$tip"
 git config "branch.$out_branch.description" "$(git config "branch.$BRANCH.description")"
-trap 'rm -rf "$tmp"; git branch -q -D "$out_branch"; git config --remove-section "branch.$out_branch" 2>/dev/null || true' EXIT
+trap 'rm -rf "$tmp"; restore_notes; git branch -q -D "$out_branch"; git config --remove-section "branch.$out_branch" 2>/dev/null || true' EXIT
 fp --cover-letter --cover-from-description=subject -o "$tmp" "$BASE_TAG..$out_branch"
 fp -o "$tmp/prerequisite" -1 "$removal"
 
