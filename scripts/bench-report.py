@@ -246,8 +246,10 @@ def header(res, tsv):
     for p in PARTS:
         for k in KERNELS:
             d = res.fact(k, p, "date", None)
+            src = res.fact(k, p, "source", None)
             if d is not None:
-                when.setdefault(d, []).append("%s (%s)" % (p, KLABEL[k]))
+                when.setdefault(d, []).append(
+                    "%s (%s%s)" % (p, KLABEL[k], "" if src is None else ", " + src))
     earlier = sorted(d for d in when if d < host("date"))
     if earlier:
         rows.append(["parts kept from an earlier run (`bench.sh -a`)",

@@ -311,7 +311,7 @@ for k in $kernels; do
 		row "$k" "$p" config "$(cfgtext "$c" "$obj")"
 	done
 	if [ -e "$src/.git" ]; then
-		row "$k" all source "$(git -C "$src" describe --tags --always --dirty 2>/dev/null) ($(git -C "$src" log -1 --format=%s))"
+		row "$k" all source "$(git -C "$src" describe --tags --long --always --dirty 2>/dev/null) ($(git -C "$src" log -1 --format=%s))"
 	else
 		row "$k" all source "$(sed -n -e 's/^VERSION = /v/p' -e 's/^PATCHLEVEL = /./p' \
 			-e 's/^SUBLEVEL = /./p' "$src/Makefile" | head -n 3 | tr -d '\n') (source tree ${src#"$TOP"/}, not a git tree)"
@@ -393,19 +393,25 @@ done
 
 # -a: the earlier figures of the (kernel, part) pairs not measured now.
 if [ -n "$keep" ] && [ -f "$tsv" ]; then
-	# A kept part without a date of its own (an older results file) was
-	# measured on that run's date.
+	# A kept part without a date or source of its own (an older results
+	# file) was measured on that run's date, of that run's source.
 	awk -F'\t' -v OFS='\t' -v parts=" $parts all " -v kernels=" $kernels host " '
 		NR == 1 { next }
 		$1 == "host" && $2 == "all" && $6 == "date" { then = $7 }
+		$2 == "all" && $6 == "source" { source[$1] = $7 }
 		index(parts, " " $2 " ") && index(kernels, " " $1 " ") { next }
 		{ print }
 		$2 != "all" && $1 != "host" { kept[$1 OFS $2] = 1 }
 		$3 == "-" && $6 == "date" { dated[$1 OFS $2] = 1 }
+		$3 == "-" && $6 == "source" { sourced[$1 OFS $2] = 1 }
 		END {
-			for (kp in kept)
+			for (kp in kept) {
 				if (!(kp in dated) && then != "")
 					print kp, "-", "-", 0, "date", then
+				split(kp, k, OFS)
+				if (!(kp in sourced) && source[k[1]] != "")
+					print kp, "-", "-", 0, "source", source[k[1]]
+			}
 		}' "$tsv" >> "$new"
 fi
 mv "$new" "$tsv"
