@@ -18,7 +18,7 @@ KLABEL = {"series": "this series", "upstream": "upstream"}
 SCHEDS = ("none", "floor", "mq-deadline", "kyber", "bfq")
 COST_QDS = ("qd1", "qd32")
 COST_SCHEDS = ("none", "floor", "mq-deadline", "kyber", "kyber-noprio", "bfq")  # tables
-PARTS = ("cost", "prodcost", "latency", "scaling", "contention", "prio", "devices")
+PARTS = ("cost", "prodcost", "latency", "scaling", "contention", "prio", "devices", "fs")
 COST_PARTS = ("cost", "prodcost")    # the same runs on the lean and the production config
 CONFIG = {"cost": "lean VM config", "prio": "lean VM config", "prodcost": "production config"}
 CPUS = (1, 2)
@@ -43,6 +43,10 @@ PRIO_PLOT = (("alone", "alone"), ("wflood-be", "w-flood BE"), ("wflood-idle", "w
 DEV_CLASSES = ("slow", "multiqueue", "saturated")
 DEV_SCHEDS = ("none", "mq-deadline", "bfq", "kyber")
 TARGET_DEV_TOTAL = 0.90     # total IOPS relative to none, at least, on every device class
+FS_WBT = (("wbt-default", "writeback throttling as the kernel sets it"),
+          ("wbt-off", "writeback throttling off"))
+FS_SCHEDS = ("none", "mq-deadline", "bfq", "kyber")
+TARGET_FS_WRITE = 0.90      # the device's writes beside the commits, relative to none's
 ICOUNT_NOISE = 0.001        # icount repetitions agree within this, at least
 PRIO_NEAR = (2, 1e6)        # "near alone": p99 within 2x alone + 1 ms, as ionice.sh
 # The prio part's behaviour scenarios: (param, what runs, reader's class,
@@ -196,7 +200,7 @@ def kfact(res, part, name):
 
 # The builds of each kernel: (the parts whose facts describe it, first
 # found first, its name on the page, the parts that run on it).
-BUILDS = ((("all",), "lean", "cost, latency, prio, devices"),
+BUILDS = ((("all",), "lean", "cost, latency, prio, devices, fs"),
           (("prodcost", "scaling"), "production", "prodcost, scaling"),
           (("contention",), "lock statistics", "contention"))
 
@@ -231,6 +235,10 @@ def header(res, tsv):
                      "`%s`%s (uname -r in the VM: %s), %s"
                      % (rel, "" if not others else ", " + ", ".join(others),
                         ", ".join(unames) or "n/a", src)])
+    stamps = sorted({v for (k, p, n), v in res.facts.items() if k == "series" and n == "stamp"})
+    if stamps:
+        rows.append(["series measured (stamp: `series_stamp` of `scripts/lib.sh`, a hash "
+                     "of the series' kernel diff)", ", ".join("`%s`" % v for v in stamps)])
     for parts, name, runs in BUILDS:
         cfg = next((c for c in (kfact(res, p, "config") for p in parts) if c), None)
         if cfg is not None:
@@ -247,9 +255,11 @@ def header(res, tsv):
         for k in KERNELS:
             d = res.fact(k, p, "date", None)
             src = res.fact(k, p, "source", None)
+            stamp = res.fact(k, p, "stamp", None)
             if d is not None:
                 when.setdefault(d, []).append(
-                    "%s (%s%s)" % (p, KLABEL[k], "" if src is None else ", " + src))
+                    "%s (%s%s%s)" % (p, KLABEL[k], "" if src is None else ", " + src,
+                                     "" if stamp is None else ", stamp `%s`" % stamp))
     earlier = sorted(d for d in when if d < host("date"))
     if earlier:
         rows.append(["parts kept from an earlier run (`bench.sh -a`)",
@@ -417,6 +427,37 @@ def dev_targets(res):
     return out
 
 
+def fs_targets(res):
+    out = []
+    for param, what in FS_WBT:
+        def m(k, s, metric):
+            return med(res.values(k, "fs", s, param, metric))
+
+        def also(metric, fmt):
+            uk, un = m("upstream", "kyber", metric), m("upstream", "none", metric)
+            if uk is None or un is None:
+                return ""
+            return " (upstream Kyber %s vs %s)" % (fmt(uk), fmt(un))
+        rate = lambda v: "%.1f/s" % v
+        ms = lambda v: "%s ms" % f_ms(v)
+        ky, no = m("series", "kyber", "commits_s"), m("series", "none", "commits_s")
+        ok = None if ky is None or no is None else ky >= no
+        out.append(("Kyber's fsync'd commits per second ≥ none's (ext4, %s)" % what, ok,
+                    "n/a" if ok is None else "%s vs %s%s" % (rate(ky), rate(no),
+                                                              also("commits_s", rate))))
+        ky, no = m("series", "kyber", "commit_p99"), m("series", "none", "commit_p99")
+        ok = None if ky is None or no is None else ky <= no
+        out.append(("Kyber's commit p99 ≤ none's (ext4, %s)" % what, ok,
+                    "n/a" if ok is None else "%s vs %s%s" % (ms(ky), ms(no),
+                                                              also("commit_p99", ms))))
+        r = med(res.ratios("series", "fs", "kyber", param, "write_mbs"))
+        out.append(("The device's writes under Kyber ≥ %.2f× none's (ext4, %s)"
+                    % (TARGET_FS_WRITE, what), None if r is None else r >= TARGET_FS_WRITE,
+                    "n/a" if r is None else x_spread(res.ratios("series", "fs", "kyber", param,
+                                                                "write_mbs"))))
+    return out
+
+
 def x_spread(vals):
     """Ratios: the median, and the repetitions' min-max when more than one."""
     if len(vals) == 1:
@@ -479,6 +520,7 @@ def targets(res):
     rows += contention_targets(res)
     rows += prio_targets(res)
     rows += dev_targets(res)
+    rows += fs_targets(res)
     lines = [[t, verdict(ok), figs] for t, ok, figs in rows]
     return ("## Targets\n\n"
             "Goals, not assertions: the bench never fails on a number.  Medians of the\n"
@@ -1272,9 +1314,63 @@ def devices_section(res):
     return "".join(out) if len(out) > 1 else DEVICES_TEXT + NOT_RUN
 
 
+FS_TEXT = """\
+## 7. A file system: fsync'd commits beside writeback
+
+**What.** Users run file systems, not fio on a raw device.  ext4 on a
+null_blk of one hardware queue of 32 tags that completes each request
+after 5 ms and takes at most 4 KiB per request (`max_sectors` 8), so
+that buffered writeback keeps it busy; memory backed, 512 MiB.  A
+buffered writer (fio, `psync`, 1 MiB writes looping over a 320 MiB
+file, more than the VM's dirty limits) runs for 2 s, then beside it for
+10 s `fsync_commit` (of the kselftests) commits as a database in
+rollback-journal mode with full synchronisation does: a journal file
+written and fsync'd, a page of the database written and fsync'd, the
+journal deleted; and a reader `cat`s 300 files of 16 KiB after the page
+cache was dropped.  Default settings (Kyber's targets, `nr_requests`),
+once with writeback throttling (WBT) as the kernel sets it
+(`wbt_lat_usec` 2000 on this non-rotational disk; BFQ turns it off by
+itself) and once with it off (0), where what waits in the scheduler is
+the scheduler's to order.  Each scheduler in turn within each
+repetition, on both kernels, real time, 2 vCPUs.  Commits per second
+and their p50/p99/longest (ms); the cold read's time (s); the device's
+writes (MB/s, from `/sys/block/*/stat`) while the commits ran.  The
+kselftest `block/kyber/fs_commit.sh` checks the same setup against
+none, with bounds.
+
+"""
+
+
+def fs_section(res):
+    out = [FS_TEXT]
+    for param, what in FS_WBT:
+        rows = []
+        for k in KERNELS:
+            for s in FS_SCHEDS:
+                def v(m):
+                    return res.values(k, "fs", s, param, m)
+                if not v("commits_s"):
+                    continue
+                rows.append([KLABEL[k], sched_label(k, s),
+                             spread(v("commits_s"), lambda x: "%.1f" % x),
+                             spread(v("commit_p50"), f_ms), spread(v("commit_p99"), f_ms),
+                             spread(v("commit_max"), f_ms),
+                             spread(v("read_ns"), lambda x: "%.2f" % (x / 1e9)),
+                             spread(v("write_mbs"), lambda x: "%.1f" % x),
+                             spread(res.ratios(k, "fs", s, param, "commits_s"), f_ratio),
+                             spread(res.ratios(k, "fs", s, param, "write_mbs"), f_ratio)])
+        if rows:
+            out.append("**%s%s**, median (min–max):\n\n" % (what[0].upper(), what[1:]))
+            out.append(table(["kernel", "scheduler", "commits/s", "commit p50 ms",
+                              "commit p99 ms", "longest commit ms", "cold read s",
+                              "device writes MB/s", "commits / none", "writes / none"],
+                             rows) + "\n")
+    return "".join(out) if len(out) > 1 else FS_TEXT + NOT_RUN
+
+
 JOB_FACTS = ("null_blk", "null_blk-cost", "vm-dirty", "kyber-nr_requests", "noprio-source",
              "multiqueue-cpus", "null_blk-2q", "2q-cpus", "2q-kyber-nr_requests",
-             "2q-none-nr_requests", "wake-mq-deadline") + tuple("null_blk-" + c for c in DEV_CLASSES) + \
+             "2q-none-nr_requests", "wake-mq-deadline", "null_blk-fs", "fs-commit") + tuple("null_blk-" + c for c in DEV_CLASSES) + \
     tuple(c + "-kyber" for c in DEV_CLASSES)
 
 
@@ -1283,7 +1379,7 @@ def jobs_section(res):
     for part in PARTS:
         names = {}     # text -> the names it was used under
         for (k, p, name), v in sorted(res.facts.items()):
-            if p == part and (name.startswith("fio-") or name in JOB_FACTS):
+            if p == part and (name.startswith(("fio-", "fs-")) or name in JOB_FACTS):
                 names.setdefault(v, [])
                 if name.replace("fio-", "") not in names[v]:
                     names[v].append(name.replace("fio-", ""))
@@ -1322,7 +1418,7 @@ runs `scripts/bench-vm.sh` inside.  It never fails on a number, only
 when a build, a VM or a tool fails.  The latency and devices parts run
 in real time and take the longest; the time of each part in this run is
 below.  Options of `scripts/bench.sh`:
-`-p cost,prodcost,latency,scaling,contention,prio,devices` picks parts
+`-p cost,prodcost,latency,scaling,contention,prio,devices,fs` picks parts
 (cost: lean kernel, prodcost: production config, scaling: production
 config, contention: lock statistics), `-r N` repetitions,
 `-k series,upstream` kernels, `-B` skips the builds, `-a` keeps the
@@ -1444,22 +1540,24 @@ unset logscale y
 
 def main():
     ap = argparse.ArgumentParser(
-        usage="%(prog)s [-o DIR] RESULTS.TSV",
+        usage="%(prog)s [-n] [-o DIR] RESULTS.TSV",
         description="Write benchmarks.md and benchmarks.png (to DIR, default "
                     "Documentation/ of this project) from the figures of scripts/bench.sh.")
     ap.add_argument("tsv", help="build/bench/results.tsv")
     ap.add_argument("-o", dest="dir", default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "Documentation"))
+    ap.add_argument("-n", dest="plot", action="store_false",
+                    help="write the page only, not the plot (no gnuplot needed)")
     args = ap.parse_args()
     res = Results(args.tsv)
     os.makedirs(args.dir, exist_ok=True)
-    png = os.path.join(args.dir, "benchmarks.png")
-    write_plot(res, png)
+    if args.plot:
+        write_plot(res, os.path.join(args.dir, "benchmarks.png"))
     page = (HOWTO + header(res, args.tsv) + "\n" + targets(res) + "\n" +
             "![cost, read p99 under a write flood, scaling, I/O priorities](benchmarks.png)\n\n" +
             cost_section(res) + latency_section(res) + scaling_section(res) +
             contention_section(res) + prio_section(res) + devices_section(res) +
-            jobs_section(res))
+            fs_section(res) + jobs_section(res))
     with open(os.path.join(args.dir, "benchmarks.md"), "w") as f:
         f.write(page)
 

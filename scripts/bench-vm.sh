@@ -86,6 +86,13 @@ PART is one of:
            read and write token pools at the end.  First each flood
            alone under none, on its device and on an instant null_blk,
            to show the device saturated (needs 2 CPUs)
+  fs       fs_commit.sh's file system load for every scheduler: ext4 on
+           a null_blk of 32 tags, 5 ms and 4 KiB a request, a buffered
+           1 MiB writer, and beside it for 10 s fsync_commit (the
+           kselftests') and a cold read of 300 files of 16 KiB; with
+           writeback throttling as the kernel sets it ("wbt-default")
+           and off ("wbt-off").  Commits per second, commit p50/p99/max,
+           the cold read's time, the device's writes in MB/s
   -k   the series' kselftests, installed (install_kselftests in
        scripts/lib.sh; default $HERE/../build/kselftest-bench): their
        library kyber_lib.sh makes the devices and switches schedulers
@@ -126,7 +133,7 @@ done
 shift $((OPTIND - 1))
 [ $# = 1 ] || { usage >&2; echo "${0##*/}: name one part" >&2; exit 2; }
 part=$1
-case $part in cost|prodcost|latency|scaling|contention|prio|devices) ;;
+case $part in cost|prodcost|latency|scaling|contention|prio|devices|fs) ;;
 *) echo "${0##*/}: unknown part: $part" >&2; exit 2 ;;
 esac
 case $reps$secs$NIOS in *[!0-9]*|"") echo "${0##*/}: -r, -T and -I take numbers" >&2; exit 2 ;; esac
@@ -148,6 +155,7 @@ case $part$pcost in
 cost|prodcost|scaling|prio1) KYBER_REQUIRES="root fio" ;;
 contention) KYBER_REQUIRES="root fio" ;;
 prio) KYBER_REQUIRES="root fio null_blk debugfs" ;;
+fs) KYBER_REQUIRES="root fio null_blk ext4" ;;
 esac
 # shellcheck source-path=SCRIPTDIR/../selftests source=kselftest-lib.sh
 . "$HERE/../selftests/kselftest-lib.sh"
@@ -187,8 +195,7 @@ run_fio() {	# run_fio SCHED PARAM REP RAMP SECONDS SPECS FIO-ARGS...
 }
 
 figures() {
-	[ -s "$TMP/runs" ] || return 0
-	figures_fio
+	[ ! -s "$TMP/runs" ] || figures_fio
 	[ ! -s "$TMP/extra" ] || cat "$TMP/extra"
 }
 
@@ -787,6 +794,104 @@ devices() {
 	done
 }
 
+# ---- fs: fsync'd commits beside a buffered writer on ext4 ---------------
+
+# fs_commit.sh's device and loads, for every scheduler: ext4 on a null_blk
+# of 32 tags at 5 ms a request and at most 4 KiB a request, a buffered
+# writer keeping writeback busy, and beside it fsync_commit and a cold
+# read of FS_FILES files of 16 KiB; with writeback throttling as the
+# kernel sets it, then off.
+FS_NULLB="queue_mode=2 submit_queues=1 hw_queue_depth=32 irqmode=2 completion_nsec=5000000 max_sectors=8 memory_backed=1 size=512"
+FS_SECS=10 FS_FILES=300
+FS_WRITER="--name=writer --rw=write --bs=1M --size=320M --ioengine=psync --time_based --runtime=$((FS_SECS + 4))"
+
+fs_tree() {	# fs_tree MNT: the files the cold read reads
+	local i
+
+	mkdir "$1/tree" || return 1
+	for i in $(seq $FS_FILES); do
+		head -c 16384 /dev/urandom > "$1/tree/$i" || return 1
+	done
+	sync
+}
+
+fs_cold_read() {	# fs_cold_read MNT FILE: the read's nanoseconds into FILE
+	local t0=$EPOCHREALTIME
+
+	cat "$1"/tree/* > /dev/null || return 1
+	echo $(((${EPOCHREALTIME/./} - ${t0/./}) * 1000)) > "$2"
+}
+
+fs_written() {	# fs_written DEV: sectors the disk has written
+	awk '{ print $7 }' "/sys/block/$1/stat"
+}
+
+# fs_round DEV MNT SCHED PARAM REP: one run; BENCH lines into $TMP/extra.
+fs_round() {
+	local dev=$1 mnt=$2 s=$3 param=$4 rep=$5 writer reader w0 w1 t0 t1 ns
+
+	kyber_run 120 sync > /dev/null || fail "sync did not end"
+	echo 3 > /proc/sys/vm/drop_caches
+	# shellcheck disable=SC2086
+	kyber_start fio --directory="$mnt" $FS_WRITER
+	writer=$KYBER_LOAD
+	kyber_sleep 2
+	w0=$(fs_written "$dev") t0=$EPOCHREALTIME
+	kyber_start fs_cold_read "$mnt" "$TMP/read_ns"
+	reader=$KYBER_LOAD
+	kyber_run $((FS_SECS * 10 + 60)) "$KSFT/block/kyber/fsync_commit" "$mnt" $FS_SECS \
+		> "$TMP/commit" || fail "$s: fsync_commit failed: $(cat "$TMP/commit")"
+	w1=$(fs_written "$dev") t1=$EPOCHREALTIME
+	kyber_end "$reader" 120 > "$TMP/end" || fail "$s: the cold read failed: $(cat "$TMP/end")"
+	kyber_end "$writer" 120 > "$TMP/end" || fail "$s: the writer failed: $(cat "$TMP/end")"
+	ns=$(((${t1/./} - ${t0/./}) * 1000))
+	# commits N p50_us X p99_us Y max_us Z
+	# shellcheck disable=SC2046
+	set -- $(< "$TMP/commit")
+	[ "${1-}" = commits ] || fail "fsync_commit printed: $*"
+	awk -v pre="BENCH	$part	$s	$param	$rep	" -v n="$2" -v p50="$4" -v p99="$6" \
+	    -v max="$8" -v ns="$ns" -v read="$(< "$TMP/read_ns")" -v sectors=$((w1 - w0)) '
+		BEGIN {
+			printf "%scommits_s\t%.2f\n", pre, n * 1e9 / ns
+			printf "%scommit_p50\t%.0f\n", pre, p50 * 1000
+			printf "%scommit_p99\t%.0f\n", pre, p99 * 1000
+			printf "%scommit_max\t%.0f\n", pre, max * 1000
+			printf "%sread_ns\t%.0f\n", pre, read
+			printf "%swrite_mbs\t%.2f\n", pre, sectors * 512 * 1000 / ns
+		}' >> "$TMP/extra"
+	rm -f "$mnt"/writer.*
+}
+
+fs() {
+	local dev=benchfs mnt=$KYBER_TMP/mnt wbt rep s lat
+
+	[ -x "$KSFT/block/kyber/fsync_commit" ] ||
+		fail "no $KSFT/block/kyber/fsync_commit (make -C the kselftests' block/kyber)"
+	# shellcheck disable=SC2086
+	nullb $dev $FS_NULLB
+	meta null_blk-fs "configfs: $FS_NULLB"
+	meta fio-fs-writer "fio --directory=MNT $FS_WRITER"
+	meta fs-commit "fsync_commit MNT $FS_SECS (rollback-journal commits: journal written, fsync, database page written, fsync, journal deleted), beside cat of $FS_FILES files of 16 KiB after drop_caches"
+	load_scheds $dev
+	lat=/sys/block/$dev/queue/wbt_lat_usec
+	[ -w "$lat" ] || fail "no $lat (CONFIG_BLK_WBT_MQ)"
+	mkfs.ext4 -q -F /dev/$dev > /dev/null || fail "cannot make ext4 on $dev"
+	mkdir -p "$mnt" && mount /dev/$dev "$mnt" || fail "cannot mount $dev"
+	# shellcheck disable=SC2034 # kyber_cleanup unmounts it
+	KYBER_MOUNTED=$mnt
+	fs_tree "$mnt" || fail "cannot write the files of the cold read"
+	for wbt in default off; do
+		for rep in $(seq "$reps"); do
+			for s in $scheds; do
+				fresh $dev "$s"
+				[ $wbt = default ] || echo 0 > "$lat"
+				meta "fs-$wbt-$s" "wbt_lat_usec $(cat "$lat"), nr_requests $(cat /sys/block/$dev/queue/nr_requests)"
+				fs_round $dev "$mnt" "$s" "wbt-$wbt" "$rep"
+			done
+		done
+	done
+}
+
 case $part in
 cost|prodcost) cost 1 32 ;;
 scaling) scaling ;;
@@ -794,6 +899,7 @@ contention) contention ;;
 latency) latency ;;
 prio) if [ -n "$pcost" ]; then cost 32; else prio; fi ;;
 devices) devices ;;
+fs) fs ;;
 esac
 figures
 rm -rf "$TMP"

@@ -60,6 +60,12 @@ Parts:
            one (2 tags, 1 ms); beside a QD16 read flood on another
            hardware queue of a multiqueue device (2 queues of 1 tag,
            1 ms); reader p50/p99, total IOPS, Kyber's token pools
+  fs       lean: fs_commit.sh's file system load, real time, 2 vCPUs;
+           none, mq-deadline, bfq, kyber: ext4 on a null_blk of 32 tags
+           (5 ms, 4 KiB a request), fsync'd commits and a cold read of
+           small files beside a buffered writer, writeback throttling as
+           the kernel sets it and off; commits/s and p99, the cold
+           read's time, the device's write MB/s
 Builds the kernels the parts need first (incremental; -B: not), the
 floor elevator (selftests/floor-iosched) against each for cost, prodcost,
 scaling and contention, and kyber-noprio against the series kernel for prio and
@@ -83,7 +89,7 @@ EOT
 }
 
 PRIO_NIOS=100000	# I/Os per run of the prio part's cost, 5x the cost part's
-ALL_PARTS=cost,prodcost,latency,scaling,contention,prio,devices
+ALL_PARTS=cost,prodcost,latency,scaling,contention,prio,devices,fs
 SCALE_REPS=6		# real time on a shared host: twice the others' default
 parts=$ALL_PARTS reps=3 kernels=series,upstream build=1 keep="" out=$BUILD/bench
 doc=$TOP/Documentation
@@ -317,6 +323,8 @@ for k in $kernels; do
 			-e 's/^SUBLEVEL = /./p' "$src/Makefile" | head -n 3 | tr -d '\n') (source tree ${src#"$TOP"/}, not a git tree)"
 	fi
 done
+# The series the figures are of (scripts/check-figures.sh compares it).
+! has series "$kernels" || row series all stamp "$(series_stamp)"
 [ -z "$noprio_commit" ] || row series prio noprio-source \
 	"block/kyber-iosched.c at $(git -C "$KSRC" log -1 --format='%h (%s)' "$noprio_commit")"
 
@@ -384,6 +392,9 @@ for p in $parts; do
 		devices)
 			vm "$k" devices devices 2 "" $((300 + reps * 330)) -r "$reps" \
 				-s "none mq-deadline bfq kyber" ;;
+		fs)
+			vm "$k" fs fs 2 "" $((300 + reps * 300)) -r "$reps" \
+				-s "none mq-deadline bfq kyber" ;;
 		esac
 		elapsed[$p]=$((${elapsed[$p]:-0} + SECONDS - t0))
 		row "$k" "$p" elapsed_s $((SECONDS - t0))
@@ -393,24 +404,26 @@ done
 
 # -a: the earlier figures of the (kernel, part) pairs not measured now.
 if [ -n "$keep" ] && [ -f "$tsv" ]; then
-	# A kept part without a date or source of its own (an older results
-	# file) was measured on that run's date, of that run's source.
+	# A kept part without a date, source or stamp of its own (an older
+	# results file) was measured on that run's date, of that run's series.
 	awk -F'\t' -v OFS='\t' -v parts=" $parts all " -v kernels=" $kernels host " '
 		NR == 1 { next }
 		$1 == "host" && $2 == "all" && $6 == "date" { then = $7 }
-		$2 == "all" && $6 == "source" { source[$1] = $7 }
+		$2 == "all" && ($6 == "source" || $6 == "stamp") { run[$1 OFS $6] = $7 }
 		index(parts, " " $2 " ") && index(kernels, " " $1 " ") { next }
 		{ print }
 		$2 != "all" && $1 != "host" { kept[$1 OFS $2] = 1 }
-		$3 == "-" && $6 == "date" { dated[$1 OFS $2] = 1 }
-		$3 == "-" && $6 == "source" { sourced[$1 OFS $2] = 1 }
+		$3 == "-" && ($6 == "date" || $6 == "source" || $6 == "stamp") { own[$1 OFS $2 OFS $6] = 1 }
 		END {
 			for (kp in kept) {
-				if (!(kp in dated) && then != "")
+				if (!((kp OFS "date") in own) && then != "")
 					print kp, "-", "-", 0, "date", then
 				split(kp, k, OFS)
-				if (!(kp in sourced) && source[k[1]] != "")
-					print kp, "-", "-", 0, "source", source[k[1]]
+				for (f in run) {
+					split(f, kf, OFS)
+					if (kf[1] == k[1] && !((kp OFS kf[2]) in own))
+						print kp, "-", "-", 0, kf[2], run[f]
+				}
 			}
 		}' "$tsv" >> "$new"
 fi

@@ -13,6 +13,8 @@ Makes the base tree when missing, then runs the checks (all by default):
   deps       every script installs a package before it runs its commands
   roundtrip  apply then export reproduces patches/ and series; the
              README's am.sh applies them to the release
+  figures    the benchmark page, README and cover letter quote one
+             results file, which measured this series
   send       the mails of scripts/send.sh -n: From, Subject, To/Cc,
              Signed-off-by, base-commit, prerequisite-patch-id
   patches    checkpatch --strict on every patch
@@ -23,7 +25,7 @@ Makes the base tree when missing, then runs the checks (all by default):
 and prints each result as a TAP line, then "N passed, N failed".
 EOT
 }
-all="gate scripts deps roundtrip send patches build cocci kunit vm"
+all="gate scripts deps roundtrip figures send patches build cocci kunit vm"
 case "${1-}" in -h|--help) usage; exit 0 ;; esac
 for c in "$@"; do
 	case " $all " in *" $c "*) ;; *) usage >&2; die "unknown check: $c" ;; esac
@@ -47,6 +49,7 @@ for c in "$@"; do
 	scripts)   run scripts "$TOP/scripts/check-scripts.sh" ;;
 	deps)      run deps "$TOP/scripts/check-deps.sh" ;;
 	roundtrip) run roundtrip "$TOP/scripts/check-roundtrip.sh" ;;
+	figures)   run figures "$TOP/scripts/check-figures.sh" ;;
 	send)      run send "$TOP/scripts/check-send.sh" ;;
 	patches)   run patches "$TOP/scripts/check-patches.sh" ;;
 	build)     run build "$TOP/scripts/check-build.sh" ;;

@@ -166,6 +166,15 @@ release_tag() {
 		die "$BASE_TAG^ is not a tagged release; remake the base tree"
 }
 
+# series_stamp: what the benchmark figures were measured on, as a name
+# that changes when the kernel the series builds changes and only then:
+# a hash of the series' diff, without its documentation and kselftests.
+# The results files and the check of figures name the series by it.
+series_stamp() {
+	git -C "$KSRC" diff "$BASE_TAG" "$BRANCH" -- . ':!Documentation' ':!tools/testing' |
+		git hash-object --stdin | cut -c1-12
+}
+
 # The patch files named by the series file, in order.
 series_patches() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/series"

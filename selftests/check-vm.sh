@@ -22,14 +22,15 @@ Every result the guest prints, each kselftest's own checks included,
 becomes a TAP line of this script, and the latency figures a "# lat"
 line.  A VM that is hung, writing nothing to its console or output for
 -p SECONDS (default 360: longer than the kselftest timeout of one test,
-300 s), that does not finish in -t SECONDS in all (default 1800, four
-times what the tests take on an idle machine here), or that logs a
-kernel warning, and a test that does not finish, are failed tests; the
+300 s), that does not finish in -t SECONDS in all (default 3000, about
+1.7 times what the tests take on an idle machine here under TCG), or
+that logs a kernel warning, and a test that does not finish, are failed
+tests; the
 TAP line says which limit it hit, and the last console lines tell where
 it stood.  The limits tell a hang from a slow, loaded machine.
 EOT
 }
-kyber=m limit=1800 stall=360
+kyber=m limit=3000 stall=360
 [ "${1-}" = --help ] && { usage; exit 0; }
 while getopts k:t:p:h opt; do
 	case $opt in
