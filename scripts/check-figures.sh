@@ -14,7 +14,9 @@ scripts/bench-report.py writes from it; that each part of it measured
 the series as it is now, by the stamp bench.sh recorded (series_stamp
 in scripts/lib.sh: a hash of the series' kernel diff, without
 Documentation/ and the kselftests); and that README.md and the cover
-letter name that file and that stamp, and no patch names another
+letter name that file and that stamp, that every decimal figure they
+quote (README's "Why a new Kyber", the cover letter from "Measured in
+QEMU" to "Size:") is on the page, and that no patch names another
 results file.  Needs the kernel tree (scripts/apply.sh).  TAP output.
 When a part's stamp is not the series', run that part again:
   scripts/bench.sh -a -p PART    (then copy build/bench/results.tsv)
@@ -78,6 +80,35 @@ names() {
 names "$TOP/README.md" README.md
 cover=$(series_patches | head -n 1)
 names "$TOP/patches/$cover" "the cover letter ($cover)"
+
+# on_page FILE FROM TO WHAT: each decimal figure of FILE between the
+# lines FROM and TO is on the page, to the digits quoted (0.61 matches
+# 0.610).  Coarse: it cannot tell a figure quoted for the wrong row, but
+# a figure of another run is mostly on the page nowhere.
+on_page() {
+	local missing
+
+	if missing=$(python3 - "$doc/benchmarks.md" "$@" <<'EOT'
+import re, sys
+page, text = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+i = text.index(sys.argv[3])
+block = text[i:text.index(sys.argv[4], i)]
+num = re.compile(r"(?<![\d.])\d+\.\d+")
+have = [m.group(0) for m in num.finditer(page)]
+def found(r):
+    d = len(r.split(".")[1])
+    return any(len(p.split(".")[1]) >= d and round(float(p), d) == float(r) for p in have)
+print(" ".join(m.group(0) for m in num.finditer(block) if not found(m.group(0))))
+EOT
+	) && [ -z "$missing" ]; then
+		tap_ok "every figure $4 quotes is on the page"
+	else
+		tap_fail "every figure $4 quotes is on the page"
+		echo "not on Documentation/benchmarks.md: ${missing:-(the section was not found)}" | tap_diag
+	fi
+}
+on_page "$TOP/README.md" "## Why a new Kyber" "## What it needs" "README.md's \"Why a new Kyber\""
+on_page "$TOP/patches/$cover" "Measured in QEMU" "Size:" "the cover letter's measurements"
 
 others=$(grep -l -o -E 'results-[0-9-]+\.tsv' "$TOP"/patches/*.patch |
 	 xargs -r grep -L -F "$name" || true)
