@@ -77,8 +77,8 @@ per figure goes to DIR/results.tsv (default $BUILD/bench), then
 scripts/bench-report.py writes benchmarks.md and benchmarks.png to
 $TOP/Documentation (-d: to another directory).  A number never fails
 the run; a build, a VM or a tool that fails does.  The full run takes
-about 55 minutes here with the kernels built (the devices part about 18
-of them, latency 11, scaling 11); building the six kernels from
+about 70 minutes here with the kernels built (the devices part about 18
+of them, fs 15, latency 11, scaling 10); building the six kernels from
 nothing takes about 45 more.
   -p  parts, comma separated (default $ALL_PARTS)
   -r  repetitions (default 3)
