@@ -18,7 +18,8 @@ KLABEL = {"series": "this series", "upstream": "upstream"}
 SCHEDS = ("none", "floor", "mq-deadline", "kyber", "bfq")
 COST_QDS = ("qd1", "qd32")
 COST_SCHEDS = ("none", "floor", "mq-deadline", "kyber", "kyber-noprio", "bfq")  # tables
-PARTS = ("cost", "prodcost", "latency", "scaling", "contention", "prio", "devices", "fs")
+PARTS = ("cost", "prodcost", "latency", "scaling", "contention", "prio", "devices", "slowdev",
+         "fs")
 COST_PARTS = ("cost", "prodcost")    # the same runs on the lean and the production config
 CONFIG = {"cost": "lean VM config", "prio": "lean VM config", "prodcost": "production config"}
 CPUS = (1, 2)
@@ -43,6 +44,8 @@ PRIO_PLOT = (("alone", "alone"), ("wflood-be", "w-flood BE"), ("wflood-idle", "w
 DEV_CLASSES = ("slow", "multiqueue", "saturated")
 DEV_SCHEDS = ("none", "mq-deadline", "bfq", "kyber")
 TARGET_DEV_TOTAL = 0.90     # total IOPS relative to none, at least, on every device class
+SLOW_SCHEDS = ("none", "bfq", "kyber")
+TARGET_SLOW_TOTAL = 0.90    # total IOPS relative to none, at least, on every slow-device point
 FS_WBT = (("wbt-default", "writeback throttling as the kernel sets it"),
           ("wbt-off", "writeback throttling off"))
 FS_SCHEDS = ("none", "mq-deadline", "bfq", "kyber")
@@ -200,7 +203,7 @@ def kfact(res, part, name):
 
 # The builds of each kernel: (the parts whose facts describe it, first
 # found first, its name on the page, the parts that run on it).
-BUILDS = ((("all",), "lean", "cost, latency, prio, devices, fs"),
+BUILDS = ((("all",), "lean", "cost, latency, prio, devices, slowdev, fs"),
           (("prodcost", "scaling"), "production", "prodcost, scaling"),
           (("contention",), "lock statistics", "contention"))
 
@@ -427,6 +430,46 @@ def dev_targets(res):
     return out
 
 
+def slow_points(res):
+    """The slowdev part's points, in the order the VM ran them: {name: facts}."""
+    out = {}
+    for (k, p, name), v in res.facts.items():
+        if p == "slowdev" and name.startswith("slowdev-") and name[8:] not in out:
+            out[name[8:]] = dict(kv.split("=", 1) for kv in v.split())
+    return out
+
+
+def slow_worst(res, k, metric, pick):
+    """Over the slowdev points: (median of Kyber's METRIC relative to none's, point),
+    the one PICK (min or max) chooses; None when not measured."""
+    got = []
+    for name in slow_points(res):
+        if metric == "read_p99":
+            ky = med(res.values(k, "slowdev", "kyber", name, metric))
+            no = med(res.values(k, "slowdev", "none", name, metric))
+            r = None if ky is None or not no else ky / no
+        else:
+            r = med(res.ratios(k, "slowdev", "kyber", name, metric))
+        if r is not None:
+            got.append((r, name))
+    return pick(got) if got else None
+
+
+def slowdev_targets(res):
+    out = []
+    ours, up = (slow_worst(res, k, "total_iops", min) for k in KERNELS)
+    out.append(("Kyber's total IOPS ≥ %.2f× none's on every slow-device point (section 8)"
+                % TARGET_SLOW_TOTAL, None if ours is None else ours[0] >= TARGET_SLOW_TOTAL,
+                "n/a" if ours is None else "lowest %.3f× (%s)%s" % (
+                    ours + ("" if up is None else "; upstream Kyber's lowest %.3f× (%s)" % up,))))
+    ours, up = (slow_worst(res, k, "read_p99", max) for k in KERNELS)
+    out.append(("Kyber's read p99 ≤ none's on every slow-device point (section 8)",
+                None if ours is None else ours[0] <= 1,
+                "n/a" if ours is None else "highest %.2f× none's (%s)%s" % (
+                    ours + ("" if up is None else "; upstream Kyber's highest %.2f× (%s)" % up,))))
+    return out
+
+
 def fs_targets(res):
     out = []
     for param, what in FS_WBT:
@@ -520,6 +563,7 @@ def targets(res):
     rows += contention_targets(res)
     rows += prio_targets(res)
     rows += dev_targets(res)
+    rows += slowdev_targets(res)
     rows += fs_targets(res)
     lines = [[t, verdict(ok), figs] for t, ok, figs in rows]
     return ("## Targets\n\n"
@@ -1314,6 +1358,90 @@ def devices_section(res):
     return "".join(out) if len(out) > 1 else DEVICES_TEXT + NOT_RUN
 
 
+SLOWDEV_TEXT = """\
+## 8. Slow devices of several shapes
+
+**What.** Section 6's *slow* device is one shape; users have others.
+Each point here is a null_blk of one hardware queue (configfs, timer
+completion `irqmode=2`, not memory backed) that takes longer per
+request than Kyber's default read target (2 ms), so that no depth brings
+read latency under the target and throttling can only leave the device
+idle.  Beside an `O_DIRECT` random write flood, section 6's QD1 `psync`
+4 KiB random reader.  The centre point is 8 tags, 5 ms per request, the
+flood one `io_uring` job at QD 64 writing 16 KiB; each other point
+changes one factor: the tag count (2, 4, 32), the write size (4 KiB,
+128 KiB; null_blk splits 128 KiB in two requests), the writer (16
+`psync` jobs, `libaio` at QD 64, `io_uring` at QD 8, as many as the
+tags), the time per request (2.5 ms, just above the target; 20 ms).
+Default settings, each scheduler in turn within each repetition, 1 s
+ramp then 8 s, real time, 2 vCPUs.  BFQ runs on the series kernel only
+(it is the same code in both).  Total IOPS are the reader's and the
+flood's, relative to none in the same boot per repetition; read p99 is
+the reader's completion latency in ms.  The kselftest
+`block/kyber/slow_device.sh` checks two of these points, *tags32* and
+*lat2.5ms*, on medians of three runs, beside its own (2 tags, 5 ms,
+4 KiB writes).
+
+"""
+
+
+def slowdev_section(res):
+    points = slow_points(res)
+    if not points:
+        return SLOWDEV_TEXT + NOT_RUN
+    rows = []
+    for name, f in points.items():
+        def m(k, s, metric):
+            return med(res.values(k, "slowdev", s, name, metric))
+
+        def ratio(k, s):
+            return spread(res.ratios(k, "slowdev", s, name, "total_iops"), f_ratio)
+
+        def p99(k, s):
+            v = m(k, s, "read_p99")
+            return "n/a" if v is None else f_ms(v)
+        writer = "%s %s×QD%s" % (f.get("bs", "?"), f.get("numjobs", "?"), f.get("iodepth", "?"))
+        writer = "%s, %s" % (writer, f.get("engine", "?"))
+        tokens = res.values("series", "slowdev", "kyber", name, "write_tokens")
+        none_total = m("series", "none", "total_iops")
+        rows.append([name, f.get("tags", "?"), f_ms(float(f.get("nsec", "nan"))), writer,
+                     "n/a" if none_total is None else f_iops(none_total),
+                     ratio("series", "kyber"), ratio("series", "bfq"), ratio("upstream", "kyber"),
+                     p99("series", "none"), p99("series", "kyber"), p99("series", "bfq"),
+                     "%s (none %s)" % (p99("upstream", "kyber"), p99("upstream", "none")),
+                     spread(tokens, lambda x: "%.0f" % x)])
+    return (SLOWDEV_TEXT + "Medians; total / none also min–max of the repetitions:\n\n" +
+            table(["point", "tags", "ms per request", "write flood", "none: total IOPS",
+                   "**Kyber**: total / none", "BFQ: total / none",
+                   "upstream Kyber: total / none", "none: read p99 ms",
+                   "**Kyber**: read p99 ms", "BFQ: read p99 ms",
+                   "upstream Kyber: read p99 ms", "Kyber's write tokens at the end"],
+                  rows) + "\n" + slow_low_runs(res, points))
+
+
+def slow_low_runs(res, points):
+    """The single runs of this series' Kyber below the target, said one by one."""
+    low, runs = [], 0
+    for name in points:
+        ky = res.figs.get(("series", "slowdev", "kyber", name, "total_iops"), {})
+        no = res.figs.get(("series", "slowdev", "none", name, "total_iops"), {})
+        tokens = res.figs.get(("series", "slowdev", "kyber", name, "write_tokens"), {})
+        for rep in sorted(r for r in ky if no.get(r)):
+            r = ky[rep] / no[rep]
+            runs += 1
+            if r < TARGET_SLOW_TOTAL:
+                low.append("%s, repetition %d: %.3f×%s" % (
+                    name, rep, r, " (write tokens %.0f at the end)" % tokens[rep]
+                    if rep in tokens else ""))
+    if not runs:
+        return ""
+    if not low:
+        return para("Every single run of this series' Kyber kept at least %.2f× none's "
+                    "total IOPS (%d runs)." % (TARGET_SLOW_TOTAL, runs))
+    return para("Single runs of this series' Kyber below %.2f× none's total IOPS, %d of "
+                "%d: %s." % (TARGET_SLOW_TOTAL, len(low), runs, "; ".join(low)))
+
+
 FS_TEXT = """\
 ## 7. A file system: fsync'd commits beside writeback
 
@@ -1370,7 +1498,8 @@ def fs_section(res):
 
 JOB_FACTS = ("null_blk", "null_blk-cost", "vm-dirty", "kyber-nr_requests", "noprio-source",
              "multiqueue-cpus", "null_blk-2q", "2q-cpus", "2q-kyber-nr_requests",
-             "2q-none-nr_requests", "wake-mq-deadline", "null_blk-fs", "fs-commit") + tuple("null_blk-" + c for c in DEV_CLASSES) + \
+             "2q-none-nr_requests", "wake-mq-deadline", "null_blk-fs", "fs-commit",
+             "null_blk-slowdev") + tuple("null_blk-" + c for c in DEV_CLASSES) + \
     tuple(c + "-kyber" for c in DEV_CLASSES)
 
 
@@ -1418,7 +1547,7 @@ runs `scripts/bench-vm.sh` inside.  It never fails on a number, only
 when a build, a VM or a tool fails.  The latency and devices parts run
 in real time and take the longest; the time of each part in this run is
 below.  Options of `scripts/bench.sh`:
-`-p cost,prodcost,latency,scaling,contention,prio,devices,fs` picks parts
+`-p cost,prodcost,latency,scaling,contention,prio,devices,slowdev,fs` picks parts
 (cost: lean kernel, prodcost: production config, scaling: production
 config, contention: lock statistics), `-r N` repetitions,
 `-k series,upstream` kernels, `-B` skips the builds, `-a` keeps the
@@ -1557,7 +1686,7 @@ def main():
             "![cost, read p99 under a write flood, scaling, I/O priorities](benchmarks.png)\n\n" +
             cost_section(res) + latency_section(res) + scaling_section(res) +
             contention_section(res) + prio_section(res) + devices_section(res) +
-            fs_section(res) + jobs_section(res))
+            fs_section(res) + slowdev_section(res) + jobs_section(res))
     with open(os.path.join(args.dir, "benchmarks.md"), "w") as f:
         f.write(page)
 

@@ -86,6 +86,14 @@ PART is one of:
            read and write token pools at the end.  First each flood
            alone under none, on its device and on an instant null_blk,
            to show the device saturated (needs 2 CPUs)
+  slowdev  a matrix of slow devices (SLOW_POINTS): a null_blk of one
+           hardware queue, slower per request than Kyber's read target,
+           its tag count, request time and the write flood's request
+           size, engine and queue depth varied one at a time around a
+           centre (8 tags, 5 ms, 16 KiB io_uring at QD64); the devices
+           part's QD1 reader beside the flood, default settings, 1 s
+           ramp then 8 s.  Reader IOPS/p99, flood IOPS, their total;
+           Kyber's token pools at the end
   fs       fs_commit.sh's file system load for every scheduler: ext4 on
            a null_blk of 32 tags, 5 ms and 4 KiB a request, a buffered
            1 MiB writer, and beside it for 10 s fsync_commit (the
@@ -133,7 +141,7 @@ done
 shift $((OPTIND - 1))
 [ $# = 1 ] || { usage >&2; echo "${0##*/}: name one part" >&2; exit 2; }
 part=$1
-case $part in cost|prodcost|latency|scaling|contention|prio|devices|fs) ;;
+case $part in cost|prodcost|latency|scaling|contention|prio|devices|slowdev|fs) ;;
 *) echo "${0##*/}: unknown part: $part" >&2; exit 2 ;;
 esac
 case $reps$secs$NIOS in *[!0-9]*|"") echo "${0##*/}: -r, -T and -I take numbers" >&2; exit 2 ;; esac
@@ -794,6 +802,61 @@ devices() {
 	done
 }
 
+# ---- slowdev: slow devices of several shapes ----------------------------
+
+# Points of a matrix of slow devices, each "NAME TAGS NSEC BS ENGINE QD
+# JOBS": a null_blk of one hardware queue of TAGS tags that completes each
+# request after NSEC ns, and an O_DIRECT random write flood of JOBS jobs
+# of ENGINE at QD, BS a write.  The first is the centre; each other point
+# changes one of its factors.  Every device is slower per request than
+# Kyber's default read target (2 ms), so the read target is out of reach
+# at any depth.  Beside the flood the QD1 reader of devices.
+SLOW_POINTS="centre 8 5000000 16k io_uring 64 1
+tags2 2 5000000 16k io_uring 64 1
+tags4 4 5000000 16k io_uring 64 1
+tags32 32 5000000 16k io_uring 64 1
+bs4k 8 5000000 4k io_uring 64 1
+bs128k 8 5000000 128k io_uring 64 1
+psync 8 5000000 16k psync 1 16
+libaio 8 5000000 16k libaio 64 1
+qd8 8 5000000 16k io_uring 8 1
+lat2.5ms 8 2500000 16k io_uring 64 1
+lat20ms 8 20000000 16k io_uring 64 1"
+SRUNTIME=8
+
+slowdev() {
+	local name tags nsec bs engine qd jobs dev rep s specs
+	local -a args
+
+	while read -r name tags nsec bs engine qd jobs; do
+		dev=bslow-$name
+		nullb "$dev" queue_mode=2 submit_queues=1 poll_queues=0 size=1024 \
+			memory_backed=0 irqmode=2 completion_nsec="$nsec" hw_queue_depth="$tags"
+		load_scheds "$dev"
+		meta "slowdev-$name" "tags=$tags nsec=$nsec bs=$bs engine=$engine iodepth=$qd numjobs=$jobs"
+	done <<< "$SLOW_POINTS"
+	meta null_blk-slowdev "configfs: queue_mode=2 submit_queues=1 poll_queues=0 size=1024 memory_backed=0 irqmode=2 completion_nsec=NSEC hw_queue_depth=TAGS"
+	specs="flood/write_iops=flood_iops reader/read_iops=read_iops"
+	specs="$specs reader/read_p99=read_p99 sum/read_iops+flood_iops=total_iops"
+	for rep in $(seq "$reps"); do
+		while read -r name tags nsec bs engine qd jobs; do
+			dev=bslow-$name
+			for s in $scheds; do
+				fresh "$dev" "$s"
+				# shellcheck disable=SC2206
+				args=(--filename="/dev/$dev" --time_based --runtime="$SRUNTIME"
+				      --ramp_time=1 --percentile_list=50:99 --name=flood
+				      --ioengine="$engine" --direct=1 --rw=randwrite --bs="$bs"
+				      --iodepth="$qd" --numjobs="$jobs" --group_reporting $DREADER)
+				meta "fio-slowdev-$name" "fio ${args[*]}"
+				run_fio "$s" "$name" "$rep" 1 $SRUNTIME "$specs" "${args[@]}"
+				pools "$dev" "$s" "$name" "$rep"
+			done
+			use_sched "$dev" none
+		done <<< "$SLOW_POINTS"
+	done
+}
+
 # ---- fs: fsync'd commits beside a buffered writer on ext4 ---------------
 
 # fs_commit.sh's device and loads, for every scheduler: ext4 on a null_blk
@@ -899,6 +962,7 @@ contention) contention ;;
 latency) latency ;;
 prio) if [ -n "$pcost" ]; then cost 32; else prio; fi ;;
 devices) devices ;;
+slowdev) slowdev ;;
 fs) fs ;;
 esac
 figures

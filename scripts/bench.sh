@@ -60,6 +60,13 @@ Parts:
            one (2 tags, 1 ms); beside a QD16 read flood on another
            hardware queue of a multiqueue device (2 queues of 1 tag,
            1 ms); reader p50/p99, total IOPS, Kyber's token pools
+  slowdev  lean: a matrix of slow devices (one hardware queue, slower per
+           request than the read target), real time, 2 vCPUs: tag count
+           2-32, request time 2.5-20 ms, write size 4-128 KiB, writer
+           psync, libaio or io_uring and its queue depth, one factor at a
+           time around a centre; the QD1 reader of devices beside the
+           write flood; reader p99, total IOPS, Kyber's token pools.
+           none, bfq, kyber on the series kernel; none, kyber on upstream
   fs       lean: fs_commit.sh's file system load, real time, 2 vCPUs;
            none, mq-deadline, bfq, kyber: ext4 on a null_blk of 32 tags
            (5 ms, 4 KiB a request), fsync'd commits and a cold read of
@@ -77,9 +84,9 @@ per figure goes to DIR/results.tsv (default $BUILD/bench), then
 scripts/bench-report.py writes benchmarks.md and benchmarks.png to
 $TOP/Documentation (-d: to another directory).  A number never fails
 the run; a build, a VM or a tool that fails does.  The full run takes
-about 70 minutes here with the kernels built (the devices part about 18
-of them, fs 15, latency 11, scaling 10); building the six kernels from
-nothing takes about 45 more.
+about 100 minutes here with the kernels built (slowdev about 30 of
+them, devices 18, fs 15, latency 11, scaling 10); building the six
+kernels from nothing takes about 45 more.
   -p  parts, comma separated (default $ALL_PARTS)
   -r  repetitions (default 3)
   -k  kernels, comma separated (default series,upstream)
@@ -89,7 +96,7 @@ EOT
 }
 
 PRIO_NIOS=100000	# I/Os per run of the prio part's cost, 5x the cost part's
-ALL_PARTS=cost,prodcost,latency,scaling,contention,prio,devices,fs
+ALL_PARTS=cost,prodcost,latency,scaling,contention,prio,devices,slowdev,fs
 SCALE_REPS=6		# real time on a shared host: twice the others' default
 parts=$ALL_PARTS reps=3 kernels=series,upstream build=1 keep="" out=$BUILD/bench
 doc=$TOP/Documentation
@@ -392,6 +399,15 @@ for p in $parts; do
 		devices)
 			vm "$k" devices devices 2 "" $((300 + reps * 330)) -r "$reps" \
 				-s "none mq-deadline bfq kyber" ;;
+		slowdev)
+			# BFQ is the same code in both kernels: once is enough.
+			if [ "$k" = series ]; then
+				vm "$k" slowdev slowdev 2 "" $((300 + reps * 450)) -r "$reps" \
+					-s "none bfq kyber"
+			else
+				vm "$k" slowdev slowdev 2 "" $((300 + reps * 300)) -r "$reps" \
+					-s "none kyber"
+			fi ;;
 		fs)
 			vm "$k" fs fs 2 "" $((300 + reps * 300)) -r "$reps" \
 				-s "none mq-deadline bfq kyber" ;;

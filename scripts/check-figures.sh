@@ -13,7 +13,7 @@ Checks that Documentation/ holds one results file of make bench
 scripts/bench-report.py writes from it; that each part of it measured
 the series as it is now, by the stamp bench.sh recorded (series_stamp
 in scripts/lib.sh: a hash of the series' kernel diff, without
-Documentation/ and the kselftests); and that README.md and the cover
+Documentation/, the kselftests and the KUnit suites); and that README.md and the cover
 letter name that file and that stamp, that every decimal figure they
 quote (README's "Why a new Kyber", the cover letter from "Measured in
 QEMU" to "Size:") is on the page, and that no patch names another

@@ -168,10 +168,12 @@ release_tag() {
 
 # series_stamp: what the benchmark figures were measured on, as a name
 # that changes when the kernel the series builds changes and only then:
-# a hash of the series' diff, without its documentation and kselftests.
+# a hash of the series' diff, without its documentation, kselftests and
+# KUnit suites (built only with KUnit, which no benchmark kernel has).
 # The results files and the check of figures name the series by it.
 series_stamp() {
-	git -C "$KSRC" diff "$BASE_TAG" "$BRANCH" -- . ':!Documentation' ':!tools/testing' |
+	git -C "$KSRC" diff "$BASE_TAG" "$BRANCH" -- . ':!Documentation' ':!tools/testing' \
+		':!block/kyber-iosched-test.c' ':!lib/sbitmap_kunit.c' |
 		git hash-object --stdin | cut -c1-12
 }
 
